@@ -1,0 +1,260 @@
+package mcpgateway
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/caddy-mcp/mcp-gateway/gateway"
+	"github.com/caddyserver/caddy/v2"
+	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
+	"github.com/caddyserver/caddy/v2/caddyconfig/httpcaddyfile"
+	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+)
+
+func init() {
+	httpcaddyfile.RegisterHandlerDirective("mcp_gateway", parseCaddyfile)
+	// A terminal handler, like reverse_proxy: users need no `order` line.
+	httpcaddyfile.RegisterDirectiveOrder("mcp_gateway", httpcaddyfile.Before, "reverse_proxy")
+}
+
+func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error) {
+	var m Handler
+	err := m.UnmarshalCaddyfile(h.Dispenser)
+	return &m, err
+}
+
+// UnmarshalCaddyfile sets up the handler from Caddyfile tokens:
+//
+//	mcp_gateway {
+//		instructions <text>
+//		session_timeout <duration>
+//		stateless
+//
+//		upstream <name> [<url>] {
+//			url <url>
+//			transport streamable_http|sse|stdio
+//			header <name> <value>
+//			command <program> [<args...>]
+//			args <args...>
+//			env <name> <value>
+//			dir <path>
+//			description <text>
+//			timeout <duration>
+//			group <name> <glob...>
+//			allow <glob...>
+//			deny <glob...>
+//			tool <name> {
+//				description <text>
+//			}
+//		}
+//	}
+//
+// Values may hold Caddy placeholders such as {env.TOKEN} or {file.path}.
+// Every problem is reported with the file and line it is on.
+func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
+	d.Next() // the directive name
+	if d.NextArg() {
+		return d.ArgErr()
+	}
+	for d.NextBlock(0) {
+		switch d.Val() {
+		case "instructions":
+			if err := singleArg(d, &h.Instructions); err != nil {
+				return err
+			}
+		case "session_timeout":
+			var s string
+			if err := singleArg(d, &s); err != nil {
+				return err
+			}
+			dur, err := caddy.ParseDuration(s)
+			if err != nil || dur <= 0 {
+				return d.Errf("session_timeout must be a positive duration like 30m, got %q", s)
+			}
+			h.SessionTimeout = caddy.Duration(dur)
+		case "stateless":
+			if d.NextArg() {
+				return d.ArgErr()
+			}
+			h.Stateless = true
+		case "upstream":
+			file, line := d.File(), d.Line()
+			u, err := parseUpstream(d)
+			if err != nil {
+				return err
+			}
+			h.Upstreams = append(h.Upstreams, u)
+			// Checks that need the whole block (and the other upstreams)
+			// are reported at the upstream's line.
+			if err := u.Validate(); err != nil {
+				return fmt.Errorf("%v, at %s:%d", err, file, line)
+			}
+			if err := h.Config.Validate(); err != nil {
+				return fmt.Errorf("%v, at %s:%d", err, file, line)
+			}
+		default:
+			return d.Errf("unknown mcp_gateway option %q; options are instructions, session_timeout, stateless and upstream", d.Val())
+		}
+	}
+	return nil
+}
+
+func parseUpstream(d *caddyfile.Dispenser) (*gateway.UpstreamConfig, error) {
+	u := &gateway.UpstreamConfig{}
+	if !d.NextArg() {
+		return nil, d.Err("upstream needs a name: upstream <name> [<url>] { ... }")
+	}
+	u.Name = d.Val()
+	if d.NextArg() {
+		u.URL = d.Val()
+	}
+	if d.NextArg() {
+		return nil, d.ArgErr()
+	}
+	for nesting := d.Nesting(); d.NextBlock(nesting); {
+		option := d.Val()
+		switch option {
+		case "url":
+			if u.URL != "" {
+				return nil, d.Errf("upstream %q: url is set twice", u.Name)
+			}
+			if err := singleArg(d, &u.URL); err != nil {
+				return nil, err
+			}
+		case "transport":
+			if err := singleArg(d, &u.Transport); err != nil {
+				return nil, err
+			}
+			switch u.Transport {
+			case gateway.TransportStreamableHTTP, gateway.TransportSSE, gateway.TransportStdio:
+			default:
+				return nil, d.Errf("upstream %q: unknown transport %q; use %s, %s or %s", u.Name, u.Transport,
+					gateway.TransportStreamableHTTP, gateway.TransportSSE, gateway.TransportStdio)
+			}
+		case "header":
+			var name, value string
+			if !d.Args(&name, &value) || d.NextArg() {
+				return nil, d.Errf("upstream %q: header takes a name and a value: header Authorization \"Bearer {env.TOKEN}\"", u.Name)
+			}
+			if u.Headers == nil {
+				u.Headers = http.Header{}
+			}
+			u.Headers.Add(name, value)
+		case "command":
+			if u.Command != "" {
+				return nil, d.Errf("upstream %q: command is set twice", u.Name)
+			}
+			args := d.RemainingArgs()
+			if len(args) == 0 {
+				return nil, d.Errf("upstream %q: command needs a program: command npx -y @modelcontextprotocol/server-memory", u.Name)
+			}
+			u.Command, u.Args = args[0], append(u.Args, args[1:]...)
+		case "args":
+			args := d.RemainingArgs()
+			if len(args) == 0 {
+				return nil, d.ArgErr()
+			}
+			u.Args = append(u.Args, args...)
+		case "env":
+			var name, value string
+			if !d.Args(&name, &value) || d.NextArg() {
+				return nil, d.Errf("upstream %q: env takes a name and a value: env NODE_ENV production", u.Name)
+			}
+			if u.Env == nil {
+				u.Env = map[string]string{}
+			}
+			u.Env[name] = value
+		case "dir":
+			if err := singleArg(d, &u.Dir); err != nil {
+				return nil, err
+			}
+		case "description":
+			if err := singleArg(d, &u.Description); err != nil {
+				return nil, err
+			}
+		case "timeout":
+			var s string
+			if err := singleArg(d, &s); err != nil {
+				return nil, err
+			}
+			dur, err := caddy.ParseDuration(s)
+			if err != nil || dur <= 0 {
+				return nil, d.Errf("upstream %q: timeout must be a positive duration like 30s, got %q", u.Name, s)
+			}
+			u.Timeout = gateway.Duration(dur)
+		case "group":
+			args := d.RemainingArgs()
+			if len(args) < 2 {
+				return nil, d.Errf("upstream %q: group takes a name and tool name globs: group people crm_people_*", u.Name)
+			}
+			u.Groups = append(u.Groups, gateway.GroupRule{Name: args[0], Tools: args[1:]})
+		case "allow", "deny":
+			args := d.RemainingArgs()
+			if len(args) == 0 {
+				return nil, d.Errf("upstream %q: %s takes one or more tool name globs", u.Name, option)
+			}
+			if option == "allow" {
+				u.Allow = append(u.Allow, args...)
+			} else {
+				u.Deny = append(u.Deny, args...)
+			}
+		case "tool":
+			name, override, err := parseToolOverride(d, u.Name)
+			if err != nil {
+				return nil, err
+			}
+			if u.Tools == nil {
+				u.Tools = map[string]gateway.ToolOverride{}
+			}
+			if _, dup := u.Tools[name]; dup {
+				return nil, d.Errf("upstream %q: tool %q is overridden twice", u.Name, name)
+			}
+			u.Tools[name] = override
+		default:
+			return nil, d.Errf("upstream %q: unknown option %q; options are url, transport, header, command, args, env, dir, description, timeout, group, allow, deny and tool", u.Name, option)
+		}
+	}
+	return u, nil
+}
+
+func parseToolOverride(d *caddyfile.Dispenser, upstream string) (string, gateway.ToolOverride, error) {
+	var o gateway.ToolOverride
+	if !d.NextArg() {
+		return "", o, d.Errf("upstream %q: tool needs the upstream tool's name: tool <name> { description <text> }", upstream)
+	}
+	name := d.Val()
+	if d.NextArg() {
+		return "", o, d.ArgErr()
+	}
+	for nesting := d.Nesting(); d.NextBlock(nesting); {
+		switch d.Val() {
+		case "description":
+			if err := singleArg(d, &o.Description); err != nil {
+				return "", o, err
+			}
+		default:
+			return "", o, d.Errf("upstream %q: tool %q: unknown option %q; the option is description", upstream, name, d.Val())
+		}
+	}
+	if strings.TrimSpace(o.Description) == "" {
+		return "", o, d.Errf("upstream %q: tool %q: the block sets nothing; give it a description", upstream, name)
+	}
+	return name, o, nil
+}
+
+// singleArg reads exactly one argument into dst.
+func singleArg(d *caddyfile.Dispenser, dst *string) error {
+	option := d.Val()
+	if !d.NextArg() {
+		return d.Errf("%s needs a value", option)
+	}
+	*dst = d.Val()
+	if d.NextArg() {
+		return d.Errf("%s takes one value; quote it if it has spaces", option)
+	}
+	return nil
+}
+
+// Interface guard.
+var _ caddyfile.Unmarshaler = (*Handler)(nil)

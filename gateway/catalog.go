@@ -1,0 +1,261 @@
+package gateway
+
+import (
+	"encoding/json"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/caddy-mcp/mcp-gateway/search"
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Catalog is an immutable snapshot of every tool the gateway can route to,
+// with its search index. A new snapshot replaces it whole when an upstream
+// changes, so readers never lock.
+type Catalog struct {
+	Domains []*Domain // in config order
+	Tools   []*Tool   // by domain, then in upstream order
+
+	domains map[string]*Domain // by lower-case name
+	byName  map[string]*Tool   // by qualified name
+	byBare  map[string][]*Tool // by upstream tool name
+	index   *search.Index
+}
+
+// Domain is one upstream as clients see it.
+type Domain struct {
+	Name        string
+	Description string
+	State       State
+	LastError   error
+	Tools       []*Tool
+	Groups      []string // in order of first appearance
+
+	upstream *Upstream
+}
+
+// Tool is one upstream tool as the catalog presents it.
+type Tool struct {
+	// Name is the qualified name clients use: "domain.tool".
+	Name string
+	// UpstreamName is the tool's name on its upstream server.
+	UpstreamName string
+	Domain       *Domain
+	Group        string
+	// Description is the operator's override, or the upstream's text.
+	Description string
+	// Summary is Description cut to one short line.
+	Summary string
+	// Def is the upstream's definition: schemas, annotations, title.
+	Def *mcp.Tool
+
+	schemaOnce sync.Once
+	schema     *jsonschema.Resolved // nil when the input schema does not resolve
+}
+
+// QualifiedName is how a catalog names a domain's tool.
+func QualifiedName(domain, tool string) string { return domain + "." + tool }
+
+// domainSource is what a catalog is built from, for one domain.
+type domainSource struct {
+	cfg      *UpstreamConfig
+	status   UpstreamStatus
+	upstream *Upstream
+}
+
+// buildCatalog makes a snapshot from each domain's config and the last
+// tool list its upstream sent.
+func buildCatalog(sources []domainSource) *Catalog {
+	c := &Catalog{
+		domains: make(map[string]*Domain),
+		byName:  make(map[string]*Tool),
+		byBare:  make(map[string][]*Tool),
+	}
+	for _, src := range sources {
+		d := &Domain{
+			Name:        src.cfg.Name,
+			Description: domainDescription(src.cfg, src.status),
+			State:       src.status.State,
+			LastError:   src.status.LastError,
+			upstream:    src.upstream,
+		}
+		c.Domains = append(c.Domains, d)
+		c.domains[strings.ToLower(d.Name)] = d
+
+		var defs []*mcp.Tool
+		seen := make(map[string]bool)
+		for _, t := range src.status.Tools {
+			if seen[t.Name] || !src.cfg.visible(t.Name) {
+				continue
+			}
+			seen[t.Name] = true
+			defs = append(defs, t)
+		}
+		groups := assignGroups(src.cfg, defs)
+		for i, def := range defs {
+			desc := def.Description
+			if o, ok := src.cfg.Tools[def.Name]; ok && o.Description != "" {
+				desc = o.Description
+			}
+			t := &Tool{
+				Name:         QualifiedName(d.Name, def.Name),
+				UpstreamName: def.Name,
+				Domain:       d,
+				Group:        groups[i],
+				Description:  desc,
+				Summary:      summarize(desc),
+				Def:          def,
+			}
+			d.Tools = append(d.Tools, t)
+			c.Tools = append(c.Tools, t)
+			c.byName[t.Name] = t
+			c.byBare[def.Name] = append(c.byBare[def.Name], t)
+			if !containsString(d.Groups, t.Group) {
+				d.Groups = append(d.Groups, t.Group)
+			}
+		}
+	}
+	docs := make([]search.Document, len(c.Tools))
+	for i, t := range c.Tools {
+		docs[i] = search.Document{
+			Name:        t.UpstreamName,
+			Title:       t.Def.Title,
+			Description: t.Description,
+			Params:      paramText(t.Def.InputSchema),
+			Domain:      t.Domain.Name + " " + t.Domain.Description,
+			Group:       t.Group,
+		}
+	}
+	c.index = search.NewIndex(docs)
+	return c
+}
+
+// domainDescription is the operator's description of a domain, else what
+// the upstream says of itself, in one line.
+func domainDescription(cfg *UpstreamConfig, st UpstreamStatus) string {
+	switch {
+	case cfg.Description != "":
+		return cfg.Description
+	case st.Instructions != "":
+		return summarize(st.Instructions)
+	case st.Server != nil && st.Server.Title != "":
+		return st.Server.Title
+	}
+	return ""
+}
+
+// visible applies the upstream's allow and deny globs to a tool name.
+func (u *UpstreamConfig) visible(tool string) bool {
+	if len(u.Allow) > 0 && !matchAny(u.Allow, tool) {
+		return false
+	}
+	return !matchAny(u.Deny, tool)
+}
+
+// assignGroups picks each tool's group: the operator's rule, else the
+// group the upstream declares, else one inferred from the tool names.
+func assignGroups(cfg *UpstreamConfig, defs []*mcp.Tool) []string {
+	names := make([]string, len(defs))
+	for i, d := range defs {
+		names[i] = d.Name
+	}
+	groups := inferGroups(cfg.Name, names)
+	for i, def := range defs {
+		if g := groupFromMeta(def, cfg.Name); g != "" {
+			groups[i] = g
+		}
+		for _, rule := range cfg.Groups {
+			if matchAny(rule.Tools, def.Name) {
+				groups[i] = rule.Name
+				break
+			}
+		}
+	}
+	return groups
+}
+
+// Domain returns the domain with this name (case-insensitive), or nil.
+func (c *Catalog) Domain(name string) *Domain {
+	return c.domains[strings.ToLower(strings.TrimSpace(name))]
+}
+
+// DomainNames lists the domain names in config order.
+func (c *Catalog) DomainNames() []string {
+	names := make([]string, len(c.Domains))
+	for i, d := range c.Domains {
+		names[i] = d.Name
+	}
+	return names
+}
+
+// HasGroup reports whether the domain has a group of that name
+// (case-insensitive) and returns its spelling.
+func (d *Domain) HasGroup(name string) (string, bool) {
+	for _, g := range d.Groups {
+		if strings.EqualFold(g, strings.TrimSpace(name)) {
+			return g, true
+		}
+	}
+	return "", false
+}
+
+// InputSchema returns the tool's input schema resolved for validation, or
+// nil when the upstream's schema cannot be resolved (then the upstream
+// alone judges the arguments). It is resolved once, on first use.
+func (t *Tool) InputSchema() *jsonschema.Resolved {
+	t.schemaOnce.Do(func() {
+		b, err := json.Marshal(t.Def.InputSchema)
+		if err != nil {
+			return
+		}
+		var s jsonschema.Schema
+		if err := json.Unmarshal(b, &s); err != nil {
+			return
+		}
+		if r, err := s.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: false}); err == nil {
+			t.schema = r
+		}
+	})
+	return t.schema
+}
+
+// paramText is the text of a schema's parameter names and descriptions,
+// for the search index.
+func paramText(schema any) string {
+	m, ok := schema.(map[string]any)
+	if !ok {
+		b, err := json.Marshal(schema)
+		if err != nil || json.Unmarshal(b, &m) != nil {
+			return ""
+		}
+	}
+	props, _ := m["properties"].(map[string]any)
+	names := make([]string, 0, len(props))
+	for name := range props {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	for _, name := range names {
+		b.WriteString(name)
+		b.WriteByte(' ')
+		if p, ok := props[name].(map[string]any); ok {
+			if d, ok := p["description"].(string); ok {
+				b.WriteString(d)
+				b.WriteByte(' ')
+			}
+		}
+	}
+	return b.String()
+}
+
+func containsString(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

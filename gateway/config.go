@@ -1,0 +1,282 @@
+package gateway
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Config is everything the gateway needs to know, independent of Caddy. The
+// Caddy module embeds it, so these JSON names are the module's JSON config.
+type Config struct {
+	// Upstreams are the MCP servers behind the gateway, one domain each, in
+	// the order they are listed to clients.
+	Upstreams []*UpstreamConfig `json:"upstreams,omitempty"`
+
+	// Instructions replaces the built-in instructions sent to clients on
+	// initialize. Empty means the built-in text, which lists the domains.
+	Instructions string `json:"instructions,omitempty"`
+}
+
+// UpstreamConfig describes one upstream MCP server: how to reach it (the
+// embedded Connection) and how its tools appear in the catalog.
+type UpstreamConfig struct {
+	// Name is the domain name clients see; it is also the prefix of the
+	// qualified tool names ("name.tool"). Letters, digits, '_' and '-'.
+	Name string `json:"name"`
+
+	// Description is the one-line domain description clients see.
+	Description string `json:"description,omitempty"`
+
+	Connection
+
+	// Groups assign tools to groups by name glob; the first matching rule
+	// wins. They take precedence over groups the upstream declares.
+	Groups []GroupRule `json:"groups,omitempty"`
+
+	// Allow, if set, keeps only tools whose upstream name matches one of
+	// these globs. Deny then drops tools matching any of its globs.
+	Allow []string `json:"allow,omitempty"`
+	Deny  []string `json:"deny,omitempty"`
+
+	// Tools holds operator overrides, keyed by the upstream tool name.
+	Tools map[string]ToolOverride `json:"tools,omitempty"`
+}
+
+// Connection says how to reach an upstream. It is the part of an upstream's
+// config that identifies a live connection: two configs with equal
+// connections can share one (see Connection.Key).
+type Connection struct {
+	// URL of a streamable HTTP (or, with Transport "sse", legacy SSE) endpoint.
+	URL string `json:"url,omitempty"`
+
+	// Transport is "streamable_http" (the default with a URL), "sse" (legacy
+	// HTTP+SSE), or "stdio" (the default with a Command).
+	Transport string `json:"transport,omitempty"`
+
+	// Headers are sent with every HTTP request to the upstream.
+	Headers http.Header `json:"headers,omitempty"`
+
+	// Command, Args, Env and Dir start a stdio upstream. The process gets
+	// only a minimal environment (PATH, HOME, ...) plus Env.
+	Command string            `json:"command,omitempty"`
+	Args    []string          `json:"args,omitempty"`
+	Env     map[string]string `json:"env,omitempty"`
+	Dir     string            `json:"dir,omitempty"`
+
+	// Timeout bounds connecting and each call to the upstream.
+	// Zero means DefaultTimeout.
+	Timeout Duration `json:"timeout,omitempty"`
+}
+
+// GroupRule puts the tools whose upstream names match any of Tools (globs)
+// in group Name.
+type GroupRule struct {
+	Name  string   `json:"name"`
+	Tools []string `json:"tools"`
+}
+
+// ToolOverride is the operator's word on one upstream tool.
+type ToolOverride struct {
+	// Description replaces the upstream's description of the tool.
+	Description string `json:"description,omitempty"`
+}
+
+// Transport names.
+const (
+	TransportStreamableHTTP = "streamable_http"
+	TransportSSE            = "sse"
+	TransportStdio          = "stdio"
+)
+
+// DefaultTimeout bounds connecting to an upstream and each call to it when
+// the config names no timeout.
+const DefaultTimeout = 60 * time.Second
+
+// Duration is a time.Duration that reads from JSON as a Go duration string
+// ("30s") or an integer of nanoseconds, and writes as nanoseconds, the way
+// Caddy's own durations do.
+type Duration time.Duration
+
+// UnmarshalJSON accepts "1m30s" or 90000000000.
+func (d *Duration) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		v, err := time.ParseDuration(s)
+		if err != nil {
+			return err
+		}
+		*d = Duration(v)
+		return nil
+	}
+	v, err := strconv.ParseInt(string(b), 10, 64)
+	if err != nil {
+		return fmt.Errorf("duration must be a string like \"30s\" or an integer of nanoseconds: %s", b)
+	}
+	*d = Duration(v)
+	return nil
+}
+
+var domainNamePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$`)
+
+// Validate reports the first problem with the config, naming the upstream.
+func (c *Config) Validate() error {
+	seen := make(map[string]bool)
+	for i, u := range c.Upstreams {
+		if u == nil {
+			return fmt.Errorf("upstream #%d is empty", i+1)
+		}
+		if err := u.Validate(); err != nil {
+			return err
+		}
+		key := strings.ToLower(u.Name)
+		if seen[key] {
+			return fmt.Errorf("upstream %q: the name is used twice (names are case-insensitive); give each upstream its own name", u.Name)
+		}
+		seen[key] = true
+	}
+	return nil
+}
+
+// Validate reports what is wrong with one upstream's config, if anything.
+func (u *UpstreamConfig) Validate() error {
+	if u.Name == "" {
+		return errors.New("upstream needs a name, e.g. `upstream crm { ... }`")
+	}
+	if !domainNamePattern.MatchString(u.Name) {
+		return fmt.Errorf("upstream %q: a name is 1-32 letters, digits, '_' or '-', starting with a letter or digit", u.Name)
+	}
+	if err := u.Connection.validate(); err != nil {
+		return fmt.Errorf("upstream %q: %w", u.Name, err)
+	}
+	for _, g := range u.Groups {
+		if strings.TrimSpace(g.Name) == "" {
+			return fmt.Errorf("upstream %q: a group rule needs a name", u.Name)
+		}
+		if len(g.Tools) == 0 {
+			return fmt.Errorf("upstream %q: group %q needs at least one tool name glob", u.Name, g.Name)
+		}
+		if err := validateGlobs(g.Tools); err != nil {
+			return fmt.Errorf("upstream %q: group %q: %w", u.Name, g.Name, err)
+		}
+	}
+	if err := validateGlobs(u.Allow); err != nil {
+		return fmt.Errorf("upstream %q: allow: %w", u.Name, err)
+	}
+	if err := validateGlobs(u.Deny); err != nil {
+		return fmt.Errorf("upstream %q: deny: %w", u.Name, err)
+	}
+	for name, o := range u.Tools {
+		if name == "" {
+			return fmt.Errorf("upstream %q: a tool override needs the tool's name", u.Name)
+		}
+		if strings.TrimSpace(o.Description) == "" {
+			return fmt.Errorf("upstream %q: tool %q: the override sets nothing; give it a description", u.Name, name)
+		}
+	}
+	return nil
+}
+
+func (c *Connection) validate() error {
+	switch {
+	case c.URL == "" && c.Command == "":
+		return errors.New("needs either a `url` (HTTP upstream) or a `command` (stdio upstream)")
+	case c.URL != "" && c.Command != "":
+		return errors.New("has both a `url` and a `command`; an upstream is either HTTP or stdio")
+	}
+	switch c.Transport {
+	case "", TransportStreamableHTTP, TransportSSE, TransportStdio:
+	default:
+		return fmt.Errorf("unknown transport %q; use %s, %s or %s", c.Transport, TransportStreamableHTTP, TransportSSE, TransportStdio)
+	}
+	if c.URL != "" {
+		if c.Transport == TransportStdio {
+			return errors.New("transport stdio needs a `command`, not a `url`")
+		}
+		// Placeholders resolved per request are not supported in URLs.
+		u, err := url.Parse(c.URL)
+		if err != nil {
+			return fmt.Errorf("bad url: %v", err)
+		}
+		if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("url %q must be an absolute http:// or https:// URL", c.URL)
+		}
+		if len(c.Args) > 0 || len(c.Env) > 0 || c.Dir != "" {
+			return errors.New("args, env and dir apply to stdio upstreams (`command`), not to a `url`")
+		}
+	} else {
+		if c.Transport != "" && c.Transport != TransportStdio {
+			return fmt.Errorf("transport %s needs a `url`, not a `command`", c.Transport)
+		}
+		if len(c.Headers) > 0 {
+			return errors.New("headers apply to HTTP upstreams (`url`), not to a `command`")
+		}
+	}
+	if c.Timeout < 0 {
+		return errors.New("timeout must be positive")
+	}
+	return nil
+}
+
+// TransportName is the effective transport: Transport, or its default.
+func (c *Connection) TransportName() string {
+	switch {
+	case c.Transport != "":
+		return c.Transport
+	case c.Command != "":
+		return TransportStdio
+	default:
+		return TransportStreamableHTTP
+	}
+}
+
+// CallTimeout is Timeout, or DefaultTimeout when unset.
+func (c *Connection) CallTimeout() time.Duration {
+	if c.Timeout > 0 {
+		return time.Duration(c.Timeout)
+	}
+	return DefaultTimeout
+}
+
+// Key identifies the live connection this config describes: equal keys may
+// share one connection (across config reloads, for instance). It is a hash,
+// so secrets in headers or env do not end up in the key itself.
+func (c *Connection) Key() string {
+	b, _ := json.Marshal(c) // a plain struct of strings, maps and slices: cannot fail
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+func validateGlobs(globs []string) error {
+	for _, g := range globs {
+		if g == "" {
+			return errors.New("empty tool name glob")
+		}
+		if _, err := path.Match(g, ""); err != nil {
+			return fmt.Errorf("bad glob %q: %v", g, err)
+		}
+	}
+	return nil
+}
+
+// matchAny reports whether name matches any of the (validated) globs.
+func matchAny(globs []string, name string) bool {
+	for _, g := range globs {
+		if ok, _ := path.Match(g, name); ok {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,104 @@
+package gateway
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.uber.org/zap"
+)
+
+var executeToolArgs = []argSpec{
+	{name: "tool_name", kind: argString, required: true},
+	{name: "arguments", kind: argObject},
+}
+
+// maxValidationMessage bounds how much of a schema validation error the
+// model is shown.
+const maxValidationMessage = 400
+
+// executeTool implements execute_tool: resolve the name, check the
+// arguments against the upstream's schema, call the upstream, and return
+// its result unchanged (content blocks of every type, structuredContent,
+// isError, _meta). Gateway failures come back as errorResult, marked with
+// ErrorMetaKey, so a client can tell them from the tool's own errors.
+func (g *Gateway) executeTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	g.awaitStartup(ctx)
+	args, err := decodeArgs(ExecuteToolName, req.Params.Arguments, executeToolArgs)
+	if err != nil {
+		return errorResult(ErrInvalidArguments, err.Error()+`. Example: {"tool_name": "domain.tool", "arguments": {...}}.`), nil
+	}
+	t, err := g.Catalog().Lookup(args.str("tool_name"))
+	if err != nil {
+		return errorResult(ErrUnknownTool, err.Error()), nil
+	}
+	arguments := args.object("arguments")
+	if arguments == nil {
+		arguments = json.RawMessage("{}")
+	}
+	if msg := validateArguments(t, arguments); msg != "" {
+		return errorResult(ErrInvalidArguments, msg), nil
+	}
+	if t.Domain.State != StateReady && t.Domain.State != StateConnecting {
+		return errorResult(ErrUnavailable, unavailableMessage(t)), nil
+	}
+	res, err := t.Domain.upstream.CallTool(ctx, &mcp.CallToolParams{Name: t.UpstreamName, Arguments: arguments})
+	if err != nil {
+		return g.callError(ctx, t, err), nil
+	}
+	if res.Content == nil {
+		res.Content = []mcp.Content{}
+	}
+	return res, nil
+}
+
+// validateArguments checks arguments against the tool's input schema and
+// returns what is wrong, or "" (also when the schema cannot be used).
+func validateArguments(t *Tool, arguments json.RawMessage) string {
+	schema := t.InputSchema()
+	if schema == nil {
+		return ""
+	}
+	var v any
+	if err := json.Unmarshal(arguments, &v); err != nil {
+		return fmt.Sprintf("arguments for '%s' are not valid JSON: %v", t.Name, err)
+	}
+	err := schema.Validate(v)
+	if err == nil {
+		return ""
+	}
+	detail := err.Error()
+	if len(detail) > maxValidationMessage {
+		detail = detail[:maxValidationMessage] + "…"
+	}
+	return fmt.Sprintf("Invalid arguments for '%s': %s. Call get_tool_schema with tool_name '%s' to see the arguments it takes.", t.Name, detail, t.Name)
+}
+
+func unavailableMessage(t *Tool) string {
+	return fmt.Sprintf("Tool '%s' is temporarily unavailable: upstream server '%s' is unreachable. Other domains are still available.", t.Name, t.Domain.Name)
+}
+
+// callError turns a failed upstream call into a gateway error result. The
+// cause is logged for the operator; the model gets what it can act on,
+// without internal addresses.
+func (g *Gateway) callError(ctx context.Context, t *Tool, err error) *mcp.CallToolResult {
+	var unavailable *UnavailableError
+	switch {
+	case errors.As(err, &unavailable):
+		g.logger.Warn("call to unavailable upstream", zap.String("tool", t.Name), zap.Error(err))
+		return errorResult(ErrUnavailable, unavailableMessage(t))
+	case ctx.Err() != nil:
+		return errorResult(ErrTimeout, fmt.Sprintf("The call to '%s' was cancelled.", t.Name))
+	case errors.Is(err, context.DeadlineExceeded):
+		g.logger.Warn("upstream call timed out", zap.String("tool", t.Name), zap.Error(err))
+		return errorResult(ErrTimeout, fmt.Sprintf("Tool '%s' did not answer within %s. It may still be running upstream; retry later or try another tool.", t.Name, t.Domain.upstream.conn.CallTimeout()))
+	default:
+		// A JSON-RPC error from the upstream (invalid params, unknown
+		// tool, internal error): its message is meant for the caller.
+		g.logger.Warn("upstream call failed", zap.String("tool", t.Name), zap.Error(err))
+		return errorResult(ErrUpstream, fmt.Sprintf("Upstream '%s' rejected the call to '%s': %s", t.Domain.Name, t.Name, strings.TrimSpace(err.Error())))
+	}
+}

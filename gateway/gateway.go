@@ -1,0 +1,193 @@
+// Package gateway is an MCP gateway usable without Caddy: it connects to
+// upstream MCP servers, merges their tools into one catalog, and serves MCP
+// clients the three meta-tools (discover_tools, get_tool_schema,
+// execute_tool) over that catalog.
+package gateway
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.uber.org/zap"
+)
+
+// Gateway serves one merged catalog of upstream tools through the
+// meta-tools. Its catalog is an immutable snapshot, rebuilt off the request
+// path whenever an upstream's state or tool list changes.
+type Gateway struct {
+	cfg       Config
+	upstreams []*Upstream // one per cfg.Upstreams entry, same order
+	logger    *zap.Logger
+	server    *mcp.Server
+
+	catalog   atomic.Pointer[Catalog]
+	rebuildMu sync.Mutex // serialises rebuilds, so a newer snapshot is never replaced by an older one
+	rebuild   chan struct{}
+	cancel    context.CancelFunc
+	done      chan struct{}
+	unsub     []func()
+
+	started     chan struct{}
+	createdAt   time.Time
+	startupWait time.Duration
+}
+
+// Options are the parts of a gateway that are not config.
+type Options struct {
+	// Logger gets the gateway's own logs; nil discards them.
+	Logger *zap.Logger
+	// SDKLogger gets the MCP SDK's server logs; nil discards them.
+	SDKLogger *slog.Logger
+	// StartupWait bounds how long the first requests wait for upstreams'
+	// first connection attempts. Zero means DefaultStartupWait.
+	StartupWait time.Duration
+}
+
+// DefaultStartupWait is how long early requests wait for upstreams still
+// making their first connection attempt (a stdio server fetched by npx
+// can take seconds). Upstreams still connecting after it keep trying in the
+// background and discover_tools reports them as connecting.
+const DefaultStartupWait = 15 * time.Second
+
+// New makes a gateway for cfg over upstreams, which must hold one live
+// Upstream per cfg.Upstreams entry, in the same order. The caller owns the
+// upstreams (they may outlive the gateway, e.g. across config reloads) and
+// must call Close when done with the gateway.
+func New(cfg Config, upstreams []*Upstream, opts Options) (*Gateway, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if len(upstreams) != len(cfg.Upstreams) {
+		return nil, fmt.Errorf("gateway: %d upstreams for %d upstream configs", len(upstreams), len(cfg.Upstreams))
+	}
+	logger := opts.Logger
+	if logger == nil {
+		logger = zap.NewNop()
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	g := &Gateway{
+		cfg:         cfg,
+		upstreams:   upstreams,
+		logger:      logger,
+		rebuild:     make(chan struct{}, 1),
+		cancel:      cancel,
+		done:        make(chan struct{}),
+		started:     make(chan struct{}),
+		createdAt:   time.Now(),
+		startupWait: opts.StartupWait,
+	}
+	if g.startupWait == 0 {
+		g.startupWait = DefaultStartupWait
+	}
+	g.rebuildCatalog()
+	for _, u := range upstreams {
+		g.unsub = append(g.unsub, u.OnChange(g.requestRebuild))
+	}
+	instructions := cfg.Instructions
+	if instructions == "" {
+		instructions = defaultInstructions(cfg.Upstreams)
+	}
+	g.server = mcp.NewServer(&mcp.Implementation{Name: "caddy-mcp-gateway", Title: "Caddy MCP Gateway", Version: Version}, &mcp.ServerOptions{
+		Instructions: instructions,
+		Logger:       opts.SDKLogger,
+	})
+	tools := metaTools()
+	handlers := []mcp.ToolHandler{g.discoverTools, g.getToolSchema, g.executeTool}
+	for i, t := range tools {
+		g.server.AddTool(t, handlers[i])
+	}
+	go g.rebuildLoop(ctx)
+	go g.watchStartup(ctx)
+	return g, nil
+}
+
+// Server is the MCP server clients talk to; serve it with any go-sdk
+// transport (the Caddy module uses streamable HTTP).
+func (g *Gateway) Server() *mcp.Server { return g.server }
+
+// Catalog returns the current catalog snapshot.
+func (g *Gateway) Catalog() *Catalog { return g.catalog.Load() }
+
+// Started is closed once every upstream's first connection attempt has
+// ended and the catalog reflects them.
+func (g *Gateway) Started() <-chan struct{} { return g.started }
+
+// awaitStartup lets the first requests wait, for a bounded time, until the
+// upstreams' first connection attempts have ended, so that an early client
+// sees every upstream that could be reached rather than an empty catalog.
+// It costs nothing once the gateway has started.
+func (g *Gateway) awaitStartup(ctx context.Context) {
+	select {
+	case <-g.started:
+		return
+	default:
+	}
+	wait := time.Until(g.createdAt.Add(g.startupWait))
+	if wait <= 0 {
+		return
+	}
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case <-g.started:
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}
+
+// watchStartup closes g.started once every upstream has started.
+func (g *Gateway) watchStartup(ctx context.Context) {
+	for _, u := range g.upstreams {
+		select {
+		case <-u.Started():
+		case <-ctx.Done():
+			return
+		}
+	}
+	g.rebuildCatalog()
+	close(g.started)
+}
+
+// Close stops the gateway's own work. It does not close the upstreams.
+func (g *Gateway) Close() error {
+	for _, f := range g.unsub {
+		f()
+	}
+	g.cancel()
+	<-g.done
+	return nil
+}
+
+func (g *Gateway) requestRebuild() {
+	select {
+	case g.rebuild <- struct{}{}:
+	default:
+	}
+}
+
+func (g *Gateway) rebuildLoop(ctx context.Context) {
+	defer close(g.done)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-g.rebuild:
+			g.rebuildCatalog()
+		}
+	}
+}
+
+func (g *Gateway) rebuildCatalog() {
+	g.rebuildMu.Lock()
+	defer g.rebuildMu.Unlock()
+	sources := make([]domainSource, len(g.upstreams))
+	for i, u := range g.upstreams {
+		sources[i] = domainSource{cfg: g.cfg.Upstreams[i], status: u.Status(), upstream: u}
+	}
+	g.catalog.Store(buildCatalog(sources))
+}

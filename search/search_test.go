@@ -1,0 +1,85 @@
+package search
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestWords(t *testing.T) {
+	for in, want := range map[string][]string{
+		"getHTTPResponse":              {"get", "http", "response"},
+		"crm_people-search.v2":         {"crm", "people", "search", "v2"},
+		"Read a file (UTF-8)":          {"read", "a", "file", "utf", "8"},
+		"Café Überweisung":             {"cafe", "uberweisung"},
+		"必应搜索 bing_search":             {"必", "应", "搜", "索", "bing", "search"},
+		"":                             nil,
+		"  --__..  ":                   nil,
+		"listAllS3Buckets":             {"list", "all", "s3", "buckets"},
+		"\x00\xff invalid utf8 \u200b": {"invalid", "utf8"},
+	} {
+		if got := Words(in); !slices.Equal(got, want) {
+			t.Errorf("Words(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestSearchRanks(t *testing.T) {
+	docs := []Document{
+		{Name: "read_file", Description: "Read the complete contents of a file from the file system.", Domain: "filesystem"},
+		{Name: "write_file", Description: "Create a new file or overwrite an existing file.", Domain: "filesystem"},
+		{Name: "get_stock_info", Description: "Get stock information for a ticker symbol.", Domain: "yahoo-finance"},
+		{Name: "search", Description: "Search the web.", Params: "query the file type to look for", Domain: "bing"},
+		{Name: "bing_search", Description: "使用必应搜索指定的关键词", Domain: "bing-cn"},
+	}
+	ix := NewIndex(docs)
+	hits, total := ix.Search("read file", 10, nil)
+	if total == 0 || hits[0].Doc != 0 {
+		t.Fatalf("read file: %v", hits)
+	}
+	// A name match outranks a parameter mention.
+	if i := slices.IndexFunc(hits, func(h Hit) bool { return h.Doc == 3 }); i >= 0 && i < 2 {
+		t.Errorf("a parameter mention ranks %d: %v", i, hits)
+	}
+	if hits, _ := ix.Search("kubernetes pods", 10, nil); len(hits) != 0 {
+		t.Errorf("a query matching nothing returns %v", hits)
+	}
+	if hits, _ := ix.Search("搜索", 10, nil); len(hits) == 0 || hits[0].Doc != 4 {
+		t.Errorf("Chinese query: %v", hits)
+	}
+	hits, total = ix.Search("file", 1, func(doc int) bool { return doc != 0 })
+	if total != 2 || len(hits) != 1 || hits[0].Doc == 0 {
+		t.Errorf("filtered, limited search: total %d hits %v", total, hits)
+	}
+	if hits, _ := ix.Search(strings.Repeat("(((", 1000), 10, nil); len(hits) != 0 {
+		t.Errorf("punctuation query: %v", hits)
+	}
+}
+
+func TestSuggest(t *testing.T) {
+	names := []string{"memory.read_graph", "memory.search_nodes", "memory.create_relations", "apollo.people_search", "apollo.org_search"}
+	for in, want := range map[string]string{
+		"memory.read_grpah": "memory.read_graph",    // transposition
+		"read_graph":        "memory.read_graph",    // missing domain
+		"search_people":     "apollo.people_search", // words reordered
+	} {
+		got := Suggest(in, names, 3)
+		if len(got) == 0 || names[got[0]] != want {
+			var gotNames []string
+			for _, i := range got {
+				gotNames = append(gotNames, names[i])
+			}
+			t.Errorf("Suggest(%q) = %v, want %q first", in, gotNames, want)
+		}
+	}
+	// An abbreviation of two names suggests both (the seed's example).
+	if got := Suggest("apollo_search", names, 3); len(got) != 2 || !slices.Contains(got, 3) || !slices.Contains(got, 4) {
+		t.Errorf("Suggest(apollo_search) = %v, want apollo's two search tools", got)
+	}
+	if got := Suggest("kubernetes", names, 3); len(got) != 0 {
+		t.Errorf("Suggest(kubernetes) = %v, want nothing", got)
+	}
+	if got := Suggest(strings.Repeat("x", 5000), names, 3); len(got) != 0 {
+		t.Errorf("a hostile long input gets suggestions: %v", got)
+	}
+}
