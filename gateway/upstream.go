@@ -87,10 +87,10 @@ type Upstream struct {
 
 	ctx     context.Context // ends with Close
 	cancel  context.CancelFunc
-	refresh chan struct{} // a tools/list_changed arrived
+	refresh chan struct{}      // a tools/list_changed arrived
 	broken  chan brokenSession // a call found the connection failed
-	started chan struct{} // closed when the first attempt has ended
-	done    chan struct{} // closed when run returns
+	started chan struct{}      // closed when the first attempt has ended
+	done    chan struct{}      // closed when run returns
 
 	mu        sync.Mutex
 	status    UpstreamStatus
