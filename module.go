@@ -155,6 +155,7 @@ func (h *Handler) Cleanup() error {
 			_ = ss.Close()
 		}
 		_ = h.gw.Close()
+		h.gw = nil
 	}
 	var firstErr error
 	for _, key := range h.poolKeys {

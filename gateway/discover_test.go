@@ -184,3 +184,24 @@ func TestMetaToolsListedWithAnnotationsAndInstructions(t *testing.T) {
 		t.Errorf("instructions = %q", instr)
 	}
 }
+
+func TestDescriptionOverride(t *testing.T) {
+	s := mcp.NewServer(&mcp.Implementation{Name: "crm"}, nil)
+	addTextTool(s, "people_search", "Searches.", "ok")
+	up := httpUpstream("crm", serveHTTP(t, s).URL)
+	up.Tools = map[string]ToolOverride{"people_search": {Description: "Find contacts by employer or job title."}}
+	tg := startGateway(t, Config{Upstreams: []*UpstreamConfig{up}})
+
+	dom := callJSON[domainResponse](t, tg, DiscoverToolsName, map[string]any{"domain": "crm"})
+	if dom.Tools[0].Description != "Find contacts by employer or job title." {
+		t.Errorf("listed description = %q, want the override", dom.Tools[0].Description)
+	}
+	schema := callJSON[toolSchemaResponse](t, tg, GetToolSchemaName, map[string]any{"tool_name": "crm.people_search"})
+	if schema.Description != "Find contacts by employer or job title." {
+		t.Errorf("schema description = %q, want the override", schema.Description)
+	}
+	res := callJSON[searchResponse](t, tg, DiscoverToolsName, map[string]any{"query": "employer"})
+	if len(res.Results) != 1 {
+		t.Errorf("search for a word only the override has = %+v", res.Results)
+	}
+}

@@ -1,0 +1,126 @@
+package mcpgateway
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/caddy-mcp/mcp-gateway/gateway"
+	"github.com/caddyserver/caddy/v2"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// upstreamServer is a go-sdk MCP server over HTTP with two tools: whoami
+// answers with the Authorization header it received, slow sleeps.
+func upstreamServer(t *testing.T) *httptest.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "upstream"}, nil)
+	s.AddTool(&mcp.Tool{Name: "whoami", Description: "Echo the caller's credentials.", InputSchema: map[string]any{"type": "object"}},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: req.Extra.Header.Get("Authorization")}}}, nil
+		})
+	s.AddTool(&mcp.Tool{Name: "slow", Description: "Take two seconds.", InputSchema: map[string]any{"type": "object"}},
+		func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			select {
+			case <-time.After(2 * time.Second):
+			case <-ctx.Done():
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil
+		})
+	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+	t.Cleanup(ts.Close)
+	return ts
+}
+
+// provision provisions a handler the way Caddy does and serves it over
+// HTTP; it returns a connected client.
+func provision(t *testing.T, h *Handler) *mcp.ClientSession {
+	t.Helper()
+	ctx, cancel := caddy.NewContext(caddy.Context{Context: context.Background()})
+	t.Cleanup(cancel)
+	if err := h.Provision(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Cleanup() })
+	if err := h.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r, nil) }))
+	t.Cleanup(srv.Close)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: srv.URL}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+func execute(t *testing.T, cs *mcp.ClientSession, tool string) (string, *mcp.CallToolResult) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: gateway.ExecuteToolName, Arguments: map[string]any{"tool_name": tool}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Content[0].(*mcp.TextContent).Text, res
+}
+
+func TestHeaderPlaceholdersReachTheUpstream(t *testing.T) {
+	t.Setenv("GATEWAY_TEST_TOKEN", "s3cret")
+	cs := provision(t, &Handler{Config: gateway.Config{Upstreams: []*gateway.UpstreamConfig{{
+		Name: "up",
+		Connection: gateway.Connection{
+			URL:     upstreamServer(t).URL,
+			Headers: http.Header{"Authorization": {"Bearer {env.GATEWAY_TEST_TOKEN}"}},
+		},
+	}}}})
+	if got, _ := execute(t, cs, "up.whoami"); got != "Bearer s3cret" {
+		t.Errorf("the upstream received Authorization %q, want the placeholder resolved", got)
+	}
+}
+
+func TestUpstreamTimeout(t *testing.T) {
+	cs := provision(t, &Handler{Config: gateway.Config{Upstreams: []*gateway.UpstreamConfig{{
+		Name:       "up",
+		Connection: gateway.Connection{URL: upstreamServer(t).URL, Timeout: gateway.Duration(300 * time.Millisecond)},
+	}}}})
+	start := time.Now()
+	text, res := execute(t, cs, "up.slow")
+	if elapsed := time.Since(start); elapsed > 1500*time.Millisecond {
+		t.Errorf("a call with a 300ms timeout took %s", elapsed)
+	}
+	var e struct{ Error string }
+	json.Unmarshal([]byte(text), &e)
+	if !res.IsError || res.Meta[gateway.ErrorMetaKey] != string(gateway.ErrTimeout) || !strings.Contains(e.Error, "did not answer within 300ms") {
+		t.Errorf("slow call = %s %v", text, res.Meta)
+	}
+	// The upstream is still usable afterwards.
+	if got, _ := execute(t, cs, "up.whoami"); got != "" {
+		t.Errorf("whoami after a timeout = %q", got)
+	}
+}
+
+func TestUpstreamsAreSharedAcrossConfigs(t *testing.T) {
+	url := upstreamServer(t).URL
+	cfg := func(desc string) *Handler {
+		return &Handler{Config: gateway.Config{Upstreams: []*gateway.UpstreamConfig{{Name: "up", Description: desc, Connection: gateway.Connection{URL: url}}}}}
+	}
+	old, next := cfg("old"), cfg("new: a catalog-only change")
+	provision(t, old)
+	nextClient := provision(t, next)
+	key := old.poolKeys[0]
+	if refs, ok := upstreams.References(key); !ok || refs != 2 || next.poolKeys[0] != key {
+		t.Fatalf("two configs with the same connection hold %d references to it", refs)
+	}
+	if err := old.Cleanup(); err != nil {
+		t.Fatal(err)
+	}
+	if refs, ok := upstreams.References(key); !ok || refs != 1 {
+		t.Fatalf("after the old config's cleanup the connection has %d references", refs)
+	}
+	if got, _ := execute(t, nextClient, "up.whoami"); got != "" {
+		t.Errorf("after the old config's cleanup, the new config's call answers %q", got)
+	}
+}
