@@ -124,3 +124,16 @@ func TestUpstreamsAreSharedAcrossConfigs(t *testing.T) {
 		t.Errorf("after the old config's cleanup, the new config's call answers %q", got)
 	}
 }
+
+func TestStatelessMode(t *testing.T) {
+	cs := provision(t, &Handler{
+		Config:    gateway.Config{Upstreams: []*gateway.UpstreamConfig{{Name: "up", Connection: gateway.Connection{URL: upstreamServer(t).URL}}}},
+		Stateless: true,
+	})
+	if cs.ID() != "" {
+		t.Errorf("a stateless gateway handed out session %q", cs.ID())
+	}
+	if got, res := execute(t, cs, "up.whoami"); res.IsError {
+		t.Errorf("execute in stateless mode: %s", got)
+	}
+}

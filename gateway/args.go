@@ -35,12 +35,6 @@ type decodedArgs struct {
 func (a *decodedArgs) str(name string) string             { return a.strings[name] }
 func (a *decodedArgs) object(name string) json.RawMessage { return a.objects[name] }
 func (a *decodedArgs) list(name string) []string          { return a.lists[name] }
-func (a *decodedArgs) has(name string) bool {
-	_, s := a.strings[name]
-	_, o := a.objects[name]
-	_, l := a.lists[name]
-	return s || o || l
-}
 
 // decodeArgs checks a meta-tool's raw arguments against its specs and says
 // exactly what is wrong, in words a model can act on: not an object, an
