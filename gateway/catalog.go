@@ -26,8 +26,11 @@ type Catalog struct {
 
 // Domain is one upstream as clients see it.
 type Domain struct {
-	Name        string
+	Name string
+	// Description is the operator's, else the upstream's instructions; it
+	// is searched. Summary is its first line, which listings show.
 	Description string
+	Summary     string
 	State       State
 	LastError   error
 	Tools       []*Tool
@@ -81,6 +84,7 @@ func buildCatalog(sources []domainSource) *Catalog {
 			LastError:   src.status.LastError,
 			upstream:    src.upstream,
 		}
+		d.Summary = summarize(d.Description)
 		c.Domains = append(c.Domains, d)
 		c.domains[strings.ToLower(d.Name)] = d
 
@@ -120,12 +124,13 @@ func buildCatalog(sources []domainSource) *Catalog {
 	docs := make([]search.Document, len(c.Tools))
 	for i, t := range c.Tools {
 		docs[i] = search.Document{
-			Name:        t.UpstreamName,
-			Title:       t.Def.Title,
-			Description: t.Description,
-			Params:      paramText(t.Def.InputSchema),
-			Domain:      t.Domain.Name + " " + t.Domain.Description,
-			Group:       t.Group,
+			Name:              t.UpstreamName,
+			Title:             t.Def.Title,
+			Description:       t.Description,
+			Params:            paramText(t.Def.InputSchema),
+			Domain:            t.Domain.Name,
+			DomainDescription: t.Domain.Description,
+			Group:             t.Group,
 		}
 	}
 	c.index = search.NewIndex(docs)
@@ -133,13 +138,13 @@ func buildCatalog(sources []domainSource) *Catalog {
 }
 
 // domainDescription is the operator's description of a domain, else what
-// the upstream says of itself, in one line.
+// the upstream says of itself.
 func domainDescription(cfg *UpstreamConfig, st UpstreamStatus) string {
 	switch {
 	case cfg.Description != "":
 		return cfg.Description
 	case st.Instructions != "":
-		return summarize(st.Instructions)
+		return st.Instructions
 	case st.Server != nil && st.Server.Title != "":
 		return st.Server.Title
 	}

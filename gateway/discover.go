@@ -9,9 +9,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// defaultSearchLimit is how many results a query returns.
-const defaultSearchLimit = 10
-
 // maxQueryLen bounds a search query, in bytes.
 const maxQueryLen = 1000
 
@@ -48,7 +45,10 @@ type (
 		Group  string        `json:"group,omitempty"`
 		Status string        `json:"status,omitempty"`
 		Tools  []toolSummary `json:"tools"`
-		Note   string        `json:"note,omitempty"`
+		// Total and Next are set when the listing is paged.
+		Total int    `json:"total,omitempty"`
+		Next  string `json:"next_query,omitempty"`
+		Note  string `json:"note,omitempty"`
 	}
 	searchResponse struct {
 		Query   string        `json:"query"`
@@ -56,12 +56,15 @@ type (
 		Group   string        `json:"group,omitempty"`
 		Results []toolSummary `json:"results"`
 		Total   int           `json:"total"`
-		Note    string        `json:"note,omitempty"`
+		// Next is the query for the next page, when there is one.
+		Next string `json:"next_query,omitempty"`
+		Note string `json:"note,omitempty"`
 	}
 )
 
 // discoverTools implements discover_tools: the domain table of contents,
-// one domain, one group, or a ranked search (optionally scoped).
+// one domain, one group, or a search (ranked words, select:, /regex/),
+// optionally scoped and paged; see search.ParseQuery for the syntax.
 func (g *Gateway) discoverTools(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	g.awaitStartup(ctx)
 	args, err := decodeArgs(DiscoverToolsName, req.Params.Arguments, discoverArgs)
@@ -69,9 +72,19 @@ func (g *Gateway) discoverTools(ctx context.Context, req *mcp.CallToolRequest) (
 		return errorResult(ErrInvalidArguments, err.Error()), nil
 	}
 	c := g.Catalog()
-	domainName, groupName, query := args.str("domain"), args.str("group"), args.str("query")
-	if len(query) > maxQueryLen {
-		return errorResult(ErrInvalidArguments, fmt.Sprintf("query is %d bytes; the limit is %d. Use a few keywords.", len(query), maxQueryLen)), nil
+	domainName, groupName, queryText := args.str("domain"), args.str("group"), args.str("query")
+	if len(queryText) > maxQueryLen {
+		return errorResult(ErrInvalidArguments, fmt.Sprintf("query is %d bytes; the limit is %d. Use a few keywords.", len(queryText), maxQueryLen)), nil
+	}
+	q, err := search.ParseQuery(queryText)
+	if err != nil {
+		return errorResult(ErrInvalidArguments, "query: "+err.Error()), nil
+	}
+	if domainName, err = scopeOption("domain", domainName, q.Domain); err != nil {
+		return errorResult(ErrInvalidArguments, err.Error()), nil
+	}
+	if groupName, err = scopeOption("group", groupName, q.Group); err != nil {
+		return errorResult(ErrInvalidArguments, err.Error()), nil
 	}
 	var domain *Domain
 	if domainName != "" {
@@ -89,21 +102,55 @@ func (g *Gateway) discoverTools(ctx context.Context, req *mcp.CallToolRequest) (
 		}
 		groupName = g
 	}
+	scope := toolScope{domain: domain, group: groupName}
 	switch {
-	case query != "":
-		return jsonResult(searchTools(c, query, domain, groupName)), nil
+	case len(q.Select) > 0:
+		return jsonResult(selectTools(c, queryText, q.Select, scope)), nil
+	case q.Regex != nil:
+		return jsonResult(regexTools(c, queryText, q, scope)), nil
+	case q.Text != "":
+		return jsonResult(searchTools(c, queryText, q, scope)), nil
 	case domain != nil:
-		return jsonResult(listDomain(domain, groupName)), nil
+		return jsonResult(listDomain(domain, groupName, q)), nil
 	default:
 		return jsonResult(listDomains(c)), nil
 	}
+}
+
+// scopeOption merges a scope given as an argument with one written in the
+// query (domain:x); they must agree.
+func scopeOption(name, arg, inQuery string) (string, error) {
+	switch {
+	case inQuery == "":
+		return arg, nil
+	case arg == "" || strings.EqualFold(arg, inQuery):
+		return inQuery, nil
+	}
+	return "", fmt.Errorf("%s is '%s' but the query says %s:%s; give it once", name, arg, name, inQuery)
+}
+
+// toolScope is the part of the catalog a query is limited to.
+type toolScope struct {
+	domain *Domain
+	group  string
+}
+
+func (s toolScope) contains(t *Tool) bool {
+	return (s.domain == nil || t.Domain == s.domain) && (s.group == "" || t.Group == s.group)
+}
+
+func (s toolScope) domainName() string {
+	if s.domain == nil {
+		return ""
+	}
+	return s.domain.Name
 }
 
 func listDomains(c *Catalog) domainsResponse {
 	resp := domainsResponse{Domains: make([]domainSummary, 0, len(c.Domains))}
 	var down []string
 	for _, d := range c.Domains {
-		s := domainSummary{Name: d.Name, Description: d.Description, ToolCount: len(d.Tools), Groups: d.Groups}
+		s := domainSummary{Name: d.Name, Description: d.Summary, ToolCount: len(d.Tools), Groups: d.Groups}
 		if d.State != StateReady {
 			s.Status = d.State.String()
 			down = append(down, d.Name)
@@ -117,15 +164,37 @@ func listDomains(c *Catalog) domainsResponse {
 	return resp
 }
 
-func listDomain(d *Domain, group string) domainResponse {
+// maxListing is how many tools a domain listing shows per page; larger
+// domains are paged (page:N) and also browsable by group.
+const maxListing = 50
+
+func listDomain(d *Domain, group string, q *search.Query) domainResponse {
 	resp := domainResponse{Domain: d.Name, Group: group, Tools: []toolSummary{}}
+	var tools []*Tool
 	for _, t := range d.Tools {
-		switch {
-		case group == "":
-			resp.Tools = append(resp.Tools, toolSummary{Name: t.Name, Group: t.Group, Description: t.Summary})
-		case t.Group == group:
-			resp.Tools = append(resp.Tools, toolSummary{Name: t.Name, Description: t.Summary})
+		if group == "" || t.Group == group {
+			tools = append(tools, t)
 		}
+	}
+	limit := maxListing
+	if q.Limit != search.DefaultLimit {
+		limit = q.Limit
+	}
+	from := min((q.Page-1)*limit, len(tools))
+	to := min(from+limit, len(tools))
+	for _, t := range tools[from:to] {
+		s := toolSummary{Name: t.Name, Description: t.Summary}
+		if group == "" {
+			s.Group = t.Group
+		}
+		resp.Tools = append(resp.Tools, s)
+	}
+	if to < len(tools) || from > 0 {
+		resp.Total = len(tools)
+	}
+	if to < len(tools) {
+		resp.Next = fmt.Sprintf("page:%d", q.Page+1)
+		resp.Note = fmt.Sprintf("Showing %d-%d of %d tools. For more, call again with query '%s', or browse by group.", from+1, to, len(tools), resp.Next)
 	}
 	if d.State != StateReady {
 		resp.Status = d.State.String()
@@ -144,30 +213,88 @@ func unavailableDomainNote(d *Domain) string {
 	return fmt.Sprintf("Domain '%s' is temporarily unavailable: these are its last known tools, which cannot be called now. Other domains are still available.", d.Name)
 }
 
-func searchTools(c *Catalog, query string, domain *Domain, group string) searchResponse {
-	allow := func(doc int) bool {
-		t := c.Tools[doc]
-		return (domain == nil || t.Domain == domain) && (group == "" || t.Group == group)
+// searchTools ranks the tools in scope against the query's words.
+func searchTools(c *Catalog, query string, q *search.Query, scope toolScope) searchResponse {
+	var allow func(int) bool
+	if scope.domain != nil {
+		allow = func(doc int) bool { return scope.contains(c.Tools[doc]) }
 	}
-	if domain == nil && group == "" {
-		allow = nil
-	}
-	hits, total := c.index.Search(query, defaultSearchLimit, allow)
-	resp := searchResponse{Query: query, Group: group, Results: make([]toolSummary, 0, len(hits)), Total: total}
-	if domain != nil {
-		resp.Domain = domain.Name
-	}
+	offset := (q.Page - 1) * q.Limit
+	hits, total := c.index.Search(search.Request{Text: q.Text, Required: q.Required, Allow: allow, Offset: offset, Limit: q.Limit})
+	resp := searchResponse{Query: query, Domain: scope.domainName(), Group: scope.group, Results: make([]toolSummary, 0, len(hits)), Total: total}
 	for _, h := range hits {
 		t := c.Tools[h.Doc]
 		resp.Results = append(resp.Results, toolSummary{Name: t.Name, Domain: t.Domain.Name, Group: t.Group, Description: t.Summary})
 	}
 	switch {
 	case total == 0:
-		resp.Note = noMatchNote(c, query, domain)
-	case total > len(hits):
-		resp.Note = fmt.Sprintf("Showing the best %d of %d matches; add words to narrow the search.", len(hits), total)
+		resp.Note = noMatchNote(c, q.Text, scope.domain)
+	case offset+len(hits) < total:
+		resp.Next = nextPage(query, q.Page)
 	}
 	return resp
+}
+
+// regexTools lists the tools in scope whose qualified name or description
+// the regex matches, in catalog order.
+func regexTools(c *Catalog, query string, q *search.Query, scope toolScope) searchResponse {
+	resp := searchResponse{Query: query, Domain: scope.domainName(), Group: scope.group, Results: []toolSummary{}}
+	offset := (q.Page - 1) * q.Limit
+	for _, t := range c.Tools {
+		if !scope.contains(t) || !(q.Regex.MatchString(t.Name) || q.Regex.MatchString(t.Description)) {
+			continue
+		}
+		if resp.Total >= offset && len(resp.Results) < q.Limit {
+			resp.Results = append(resp.Results, toolSummary{Name: t.Name, Domain: t.Domain.Name, Group: t.Group, Description: t.Summary})
+		}
+		resp.Total++
+	}
+	switch {
+	case resp.Total == 0:
+		resp.Note = "No tool name or description matches the regex. Regexes are RE2, case-insensitive; try a shorter pattern or plain words."
+	case offset+len(resp.Results) < resp.Total:
+		resp.Next = nextPage(query, q.Page)
+	}
+	return resp
+}
+
+// selectTools returns exactly the named tools, in the order named, and
+// says which names are unknown (with close names).
+func selectTools(c *Catalog, query string, names []string, scope toolScope) searchResponse {
+	resp := searchResponse{Query: query, Domain: scope.domainName(), Group: scope.group, Results: []toolSummary{}}
+	var unknown []string
+	seen := make(map[*Tool]bool)
+	for _, name := range names {
+		t, err := c.Lookup(name)
+		if err != nil {
+			unknown = append(unknown, err.Error())
+			continue
+		}
+		if !scope.contains(t) {
+			unknown = append(unknown, fmt.Sprintf("'%s' is outside the scope of this query.", t.Name))
+			continue
+		}
+		if !seen[t] {
+			seen[t] = true
+			resp.Results = append(resp.Results, toolSummary{Name: t.Name, Domain: t.Domain.Name, Group: t.Group, Description: t.Summary})
+		}
+	}
+	resp.Total = len(resp.Results)
+	if len(unknown) > 0 {
+		resp.Note = strings.Join(unknown, " ")
+	}
+	return resp
+}
+
+// nextPage is the query that fetches the page after page.
+func nextPage(query string, page int) string {
+	var kept []string
+	for _, tok := range strings.Fields(query) {
+		if k, _, ok := strings.Cut(tok, ":"); !ok || !strings.EqualFold(k, "page") {
+			kept = append(kept, tok)
+		}
+	}
+	return strings.Join(append(kept, fmt.Sprintf("page:%d", page+1)), " ")
 }
 
 // noMatchNote tells the model what to do when a search finds nothing:

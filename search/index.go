@@ -1,21 +1,25 @@
 package search
 
 import (
+	"container/heap"
 	"math"
 	"slices"
+	"strings"
+	"sync"
 )
 
-// Document is one searchable item, described field by field. Fields weigh
-// differently: a query word in the name says more than one in a parameter.
+// Document is one searchable item (a tool), field by field. Fields weigh
+// differently: a query word in the name says more than one in a parameter
+// description.
 type Document struct {
 	Name        string
 	Title       string
 	Description string
 	// Params holds parameter names and their descriptions.
-	Params string
-	// Domain holds the domain's name and description.
-	Domain string
-	Group  string
+	Params            string
+	Domain            string // the domain's name
+	DomainDescription string
+	Group             string
 }
 
 type field int
@@ -26,6 +30,7 @@ const (
 	fieldDescription
 	fieldParams
 	fieldDomain
+	fieldDomainDescription
 	fieldGroup
 	numFields
 )
@@ -42,79 +47,233 @@ func (d *Document) field(f field) string {
 		return d.Params
 	case fieldDomain:
 		return d.Domain
+	case fieldDomainDescription:
+		return d.DomainDescription
 	case fieldGroup:
 		return d.Group
 	}
 	return ""
 }
 
-// BM25F parameters: per-field weights and length normalisation.
+// Ranking parameters: BM25F field weights and length normalisation, and
+// the weights of the bonuses and of fuzzy matches.
 var (
 	fieldWeight = [numFields]float64{
-		fieldName:        3,
-		fieldTitle:       2,
-		fieldDescription: 1,
-		fieldParams:      0.4,
-		fieldDomain:      1.5,
-		fieldGroup:       1.5,
+		fieldName:              3,
+		fieldTitle:             2,
+		fieldDescription:       1,
+		fieldParams:            0.3,
+		fieldDomain:            1,
+		fieldDomainDescription: 1,
+		fieldGroup:             0.3,
 	}
 	fieldLengthNorm = [numFields]float64{
-		fieldName:        0.3,
-		fieldTitle:       0.3,
-		fieldDescription: 0.75,
-		fieldParams:      0.75,
-		fieldDomain:      0.5,
-		fieldGroup:       0,
+		fieldName:              0.3,
+		fieldTitle:             0.3,
+		fieldDescription:       0.75,
+		fieldParams:            0.75,
+		fieldDomain:            0,
+		fieldDomainDescription: 0.5,
+		fieldGroup:             0,
 	}
 )
 
-const k1 = 1.2
+const (
+	k1 = 1.2
+	// nameCoverageBonus rewards a tool whose name the query spells out:
+	// it is scaled by the share of the name's words the query holds.
+	nameCoverageBonus = 3.0
+	// domainBonus rewards the tools of a domain the query names, scaled
+	// by how distinctive the word is among domain names.
+	domainBonus = 3.0
+	// domainRelevance adds to each tool this share of how well its whole
+	// domain (all its tools' text together) matches the query, relative
+	// to the best domain: a request about one service's subject favours
+	// that service's tools.
+	domainRelevance = 2.0
+	// prefixWeight discounts a query word that matches only as a prefix
+	// ("repo" for "repositori") or by an indexed prefix of it ("charger"
+	// for "charg"); indexedPrefixWeight does the same for a word that is
+	// itself indexed, whose prefix matches are likelier to be noise.
+	prefixWeight        = 0.6
+	indexedPrefixWeight = 0.5
+	// typoWeight discounts a word not in the index that matches an
+	// indexed word one typo away.
+	typoWeight = 0.6
+	// minFuzzyLen is the shortest query word matched fuzzily.
+	minFuzzyLen = 4
+	// maxExpansions bounds the index words one query word may stand for.
+	maxExpansions = 12
+)
+
+const (
+	// maxQueryTerms bounds the distinct words of a query that count.
+	maxQueryTerms = 64
+)
 
 type posting struct {
 	doc int32
 	tf  float32 // field-weighted, length-normalised term frequency
 }
 
-// Index is an immutable BM25F index over documents. It is safe for
-// concurrent use.
+// Index is an immutable BM25F index over documents with a few bonuses
+// (see Search). It is safe for concurrent use.
 type Index struct {
 	n        int
-	postings map[string][]posting
+	stems    *stemCache
+	vocab    map[string]int32 // term -> id
+	terms    []string         // id -> term
+	byPrefix []int32          // term ids sorted by term, for prefix matches
+	deletes  map[string][]int32
+	postings [][]posting // by term id
+
+	// domainPostings index each domain as one document: all its tools'
+	// text together.
+	domainPostings map[int32][]posting
+
+	docName      [][]int32 // per document: distinct terms of its name
+	docDomain    []int32   // per document: its domain's id
+	domainTerms  [][]int32 // per domain: terms of its name
+	domainTermDF map[int32]int
+	numDomains   int
+
+	scratch sync.Pool // *scratch
 }
 
-// NewIndex indexes docs; hits refer to documents by their position in docs.
+// NewIndex indexes docs; hits refer to documents by their position.
 func NewIndex(docs []Document) *Index {
-	words := make([][numFields][]string, len(docs))
+	ix := &Index{
+		n:            len(docs),
+		stems:        newStemCache(),
+		vocab:        make(map[string]int32),
+		docName:      make([][]int32, len(docs)),
+		docDomain:    make([]int32, len(docs)),
+		domainTermDF: make(map[int32]int),
+	}
+	docTerms := make([][numFields][]int32, len(docs))
 	var totalLen [numFields]float64
+	domains := make(map[string]int32)
 	for i := range docs {
 		for f := range numFields {
-			words[i][f] = Words(docs[i].field(f))
-			totalLen[f] += float64(len(words[i][f]))
+			ts := terms(docs[i].field(f), ix.stems)
+			ids := make([]int32, len(ts))
+			for j, t := range ts {
+				ids[j] = ix.termID(t)
+			}
+			docTerms[i][f] = ids
+			totalLen[f] += float64(len(ids))
 		}
+		ix.docName[i] = distinct(docTerms[i][fieldName])
+		d, ok := domains[docs[i].Domain]
+		if !ok {
+			d = int32(len(domains))
+			domains[docs[i].Domain] = d
+			dt := distinct(docTerms[i][fieldDomain])
+			ix.domainTerms = append(ix.domainTerms, dt)
+			for _, t := range dt {
+				ix.domainTermDF[t]++
+			}
+		}
+		ix.docDomain[i] = d
 	}
+	ix.numDomains = len(domains)
 	var avgLen [numFields]float64
 	for f := range numFields {
 		avgLen[f] = max(totalLen[f]/float64(max(len(docs), 1)), 1)
 	}
-	ix := &Index{n: len(docs), postings: make(map[string][]posting)}
-	tf := make(map[string]float64)
+	ix.postings = make([][]posting, len(ix.terms))
+	tf := make(map[int32]float64)
+	domainTF := make([]map[int32]float64, len(domains))
+	domainLen := make([]float64, len(domains))
+	for i := range docs {
+		d := ix.docDomain[i]
+		if domainTF[d] == nil {
+			domainTF[d] = make(map[int32]float64)
+		}
+		for f := range numFields {
+			if f == fieldDomain || f == fieldDomainDescription {
+				continue
+			}
+			for _, id := range docTerms[i][f] {
+				domainTF[d][id] += fieldWeight[f]
+				domainLen[d] += fieldWeight[f]
+			}
+		}
+	}
+	ix.domainPostings = make(map[int32][]posting)
+	var avgDomainLen float64
+	for _, l := range domainLen {
+		avgDomainLen += l / float64(max(len(domainLen), 1))
+	}
+	for d, m := range domainTF {
+		for id, v := range m {
+			norm := 1 - 0.75 + 0.75*domainLen[d]/max(avgDomainLen, 1)
+			ix.domainPostings[id] = append(ix.domainPostings[id], posting{doc: int32(d), tf: float32(v / norm)})
+		}
+	}
 	for i := range docs {
 		clear(tf)
 		for f := range numFields {
-			ws := words[i][f]
-			if len(ws) == 0 {
+			ids := docTerms[i][f]
+			if len(ids) == 0 {
 				continue
 			}
-			norm := 1 - fieldLengthNorm[f] + fieldLengthNorm[f]*float64(len(ws))/avgLen[f]
-			for _, w := range ws {
-				tf[w] += fieldWeight[f] / norm
+			norm := 1 - fieldLengthNorm[f] + fieldLengthNorm[f]*float64(len(ids))/avgLen[f]
+			for _, id := range ids {
+				tf[id] += fieldWeight[f] / norm
 			}
 		}
-		for w, v := range tf {
-			ix.postings[w] = append(ix.postings[w], posting{doc: int32(i), tf: float32(v)})
+		for id, v := range tf {
+			ix.postings[id] = append(ix.postings[id], posting{doc: int32(i), tf: float32(v)})
 		}
 	}
+	for id := range ix.postings {
+		slices.SortFunc(ix.postings[id], func(a, b posting) int { return int(a.doc - b.doc) })
+	}
+	ix.byPrefix = make([]int32, len(ix.terms))
+	for i := range ix.byPrefix {
+		ix.byPrefix[i] = int32(i)
+	}
+	slices.SortFunc(ix.byPrefix, func(a, b int32) int { return strings.Compare(ix.terms[a], ix.terms[b]) })
+	ix.deletes = make(map[string][]int32)
+	for id, t := range ix.terms {
+		if len(t) >= minFuzzyLen && isASCIIWord(t) {
+			for _, d := range deletions(t) {
+				ix.deletes[d] = append(ix.deletes[d], int32(id))
+			}
+		}
+	}
+	ix.stems.readOnly = true
 	return ix
+}
+
+func (ix *Index) termID(t string) int32 {
+	if id, ok := ix.vocab[t]; ok {
+		return id
+	}
+	id := int32(len(ix.terms))
+	ix.vocab[t] = id
+	ix.terms = append(ix.terms, t)
+	return id
+}
+
+func distinct(ids []int32) []int32 {
+	out := slices.Clone(ids)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// Len is the number of documents.
+func (ix *Index) Len() int { return ix.n }
+
+// Request is a search: the words to rank by, the words every hit must
+// contain, which documents may be hits, and which page of hits to return.
+type Request struct {
+	Text     string
+	Required []string
+	Allow    func(doc int) bool // nil allows all
+	Offset   int
+	Limit    int
 }
 
 // Hit is a ranked document.
@@ -123,43 +282,279 @@ type Hit struct {
 	Score float64
 }
 
-// Search ranks the documents that contain at least one of the query's words
-// and that allow accepts (nil accepts all). It returns the best limit hits,
-// best first (ties in document order), and how many documents matched.
-func (ix *Index) Search(query string, limit int, allow func(doc int) bool) (hits []Hit, total int) {
-	terms := Words(query)
-	slices.Sort(terms)
-	terms = slices.Compact(terms)
-	scores := make(map[int32]float64)
-	for _, t := range terms {
-		ps := ix.postings[t]
-		if len(ps) == 0 {
+// queryTerm is one word of a query with the index terms it matches.
+type queryTerm struct {
+	required bool
+	matches  []termMatch
+}
+
+type termMatch struct {
+	id     int32
+	weight float64
+}
+
+type scratch struct {
+	score []float64
+	mask  []uint64
+	seen  []int32
+}
+
+// Search ranks the documents that match at least one query word (and all
+// required ones) and that Allow accepts. A word matches a document that
+// holds it (after stemming), or, discounted, a longer word it begins, or
+// a word one typo away when it is not itself in the index. The score is
+// BM25F over the fields, plus a bonus for the share of a tool's name the
+// query spells out and one for naming the tool's domain. It returns the
+// hits of the requested page, best first (ties in document order), and
+// how many documents matched in all.
+func (ix *Index) Search(req Request) (hits []Hit, total int) {
+	qterms := ix.parse(req.Text, req.Required)
+	if len(qterms) == 0 {
+		return nil, 0
+	}
+	sc, _ := ix.scratch.Get().(*scratch)
+	if sc == nil || len(sc.score) != ix.n {
+		sc = &scratch{score: make([]float64, ix.n), mask: make([]uint64, ix.n)}
+	}
+	defer func() {
+		for _, d := range sc.seen {
+			sc.score[d], sc.mask[d] = 0, 0
+		}
+		sc.seen = sc.seen[:0]
+		ix.scratch.Put(sc)
+	}()
+	var requiredMask uint64
+	queryIDs := make(map[int32]float64) // every index term the query matches, with its weight
+	for qi, qt := range qterms {
+		bit := uint64(1) << qi
+		if qt.required {
+			requiredMask |= bit
+		}
+		for _, m := range qt.matches {
+			queryIDs[m.id] = max(queryIDs[m.id], m.weight)
+			ps := ix.postings[m.id]
+			idf := ix.idf(m.id)
+			for _, p := range ps {
+				if sc.mask[p.doc] == 0 && sc.score[p.doc] == 0 {
+					sc.seen = append(sc.seen, p.doc)
+				}
+				tf := float64(p.tf)
+				sc.score[p.doc] += m.weight * idf * tf * (k1 + 1) / (tf + k1)
+				sc.mask[p.doc] |= bit
+			}
+		}
+	}
+	domainScore := ix.domainScores(queryIDs)
+	ix.addDomainRelevance(domainScore, queryIDs)
+	h := &hitHeap{}
+	keep := req.Offset + req.Limit
+	for _, d := range sc.seen {
+		if sc.mask[d]&requiredMask != requiredMask || (req.Allow != nil && !req.Allow(int(d))) {
 			continue
 		}
+		total++
+		s := sc.score[d] + ix.nameCoverage(int(d), queryIDs) + domainScore[ix.docDomain[d]]
+		if keep <= 0 {
+			continue
+		}
+		hit := Hit{Doc: int(d), Score: s}
+		if h.Len() < keep {
+			heap.Push(h, hit)
+		} else if better(hit, (*h)[0]) {
+			(*h)[0] = hit
+			heap.Fix(h, 0)
+		}
+	}
+	hits = make([]Hit, h.Len())
+	for i := len(hits) - 1; i >= 0; i-- {
+		hits[i] = heap.Pop(h).(Hit)
+	}
+	if req.Offset >= len(hits) {
+		return nil, total
+	}
+	return hits[req.Offset:], total
+}
+
+// nameCoverage is the name bonus of doc: nameCoverageBonus times the
+// share of its name's words the query matches.
+func (ix *Index) nameCoverage(doc int, queryIDs map[int32]float64) float64 {
+	name := ix.docName[doc]
+	if len(name) == 0 {
+		return 0
+	}
+	var matched float64
+	for _, id := range name {
+		matched += queryIDs[id]
+	}
+	return nameCoverageBonus * matched / float64(len(name))
+}
+
+func (ix *Index) idf(id int32) float64 {
+	df := float64(len(ix.postings[id]))
+	return math.Log(1 + (float64(ix.n)-df+0.5)/(df+0.5))
+}
+
+// addDomainRelevance adds to each domain's score domainRelevance times
+// its BM25 relevance as one document (all its tools' text), relative to
+// the most relevant domain.
+func (ix *Index) addDomainRelevance(scores []float64, queryIDs map[int32]float64) {
+	rel := make([]float64, ix.numDomains)
+	best := 0.0
+	for id, w := range queryIDs {
+		ps := ix.domainPostings[id]
 		df := float64(len(ps))
-		idf := math.Log(1 + (float64(ix.n)-df+0.5)/(df+0.5))
+		idf := math.Log(1 + (float64(ix.numDomains)-df+0.5)/(df+0.5))
 		for _, p := range ps {
 			tf := float64(p.tf)
-			scores[p.doc] += idf * tf * (k1 + 1) / (tf + k1)
+			rel[p.doc] += w * idf * tf * (k1 + 1) / (tf + k1)
+			best = max(best, rel[p.doc])
 		}
 	}
-	for doc, s := range scores {
-		if allow == nil || allow(int(doc)) {
-			hits = append(hits, Hit{Doc: int(doc), Score: s})
-		}
+	if best == 0 {
+		return
 	}
-	slices.SortFunc(hits, func(a, b Hit) int {
-		if a.Score != b.Score {
-			if a.Score > b.Score {
-				return -1
+	for d := range rel {
+		scores[d] += domainRelevance * rel[d] / best
+	}
+}
+
+// domainScores gives each domain whose name the query mentions a bonus,
+// larger for words few domain names share.
+func (ix *Index) domainScores(queryIDs map[int32]float64) []float64 {
+	scores := make([]float64, ix.numDomains)
+	for d, ts := range ix.domainTerms {
+		for _, t := range ts {
+			if w, ok := queryIDs[t]; ok {
+				df := float64(ix.domainTermDF[t])
+				scores[d] += w * domainBonus * math.Log(1+float64(ix.numDomains)/df) / math.Log(1+float64(ix.numDomains))
 			}
-			return 1
 		}
-		return a.Doc - b.Doc
-	})
-	total = len(hits)
-	if limit >= 0 && len(hits) > limit {
-		hits = hits[:limit]
 	}
-	return hits, total
+	return scores
+}
+
+// parse analyses the query words and finds the index terms each matches.
+func (ix *Index) parse(text string, required []string) []queryTerm {
+	req := make(map[string]bool)
+	for _, r := range required {
+		for _, t := range terms(r, ix.stems) {
+			req[t] = true
+		}
+	}
+	seen := make(map[string]bool)
+	var out []queryTerm
+	for _, t := range terms(text, ix.stems) {
+		if seen[t] || len(out) == maxQueryTerms || requestWords[t] {
+			continue
+		}
+		seen[t] = true
+		qt := queryTerm{required: req[t], matches: ix.expand(t)}
+		if len(qt.matches) == 0 && !qt.required {
+			continue
+		}
+		out = append(out, qt)
+	}
+	for t := range req {
+		if !seen[t] {
+			// A required word that is not in the text still filters.
+			out = append(out, queryTerm{required: true, matches: ix.expand(t)})
+		}
+	}
+	return out
+}
+
+// expand lists the index terms a query term matches: itself; longer terms
+// it begins ("repo" matches "repositori"), weighted less when it is itself
+// indexed; and, when it is not indexed, terms one typo away and indexed
+// terms that begin it ("charger" matches "charg").
+func (ix *Index) expand(t string) []termMatch {
+	var out []termMatch
+	id, exact := ix.vocab[t]
+	if exact {
+		out = append(out, termMatch{id: id, weight: 1})
+	}
+	if len(t) < minFuzzyLen || !isASCIIWord(t) {
+		return out
+	}
+	pw := prefixWeight
+	if exact {
+		pw = indexedPrefixWeight
+	}
+	i, _ := slices.BinarySearchFunc(ix.byPrefix, t, func(id int32, t string) int { return strings.Compare(ix.terms[id], t) })
+	for ; i < len(ix.byPrefix) && len(out) < maxExpansions && pw > 0; i++ {
+		other := ix.terms[ix.byPrefix[i]]
+		if !strings.HasPrefix(other, t) {
+			break
+		}
+		if other != t {
+			out = append(out, termMatch{id: ix.byPrefix[i], weight: pw})
+		}
+	}
+	if exact {
+		return out
+	}
+	for n := len(t) - 1; n >= max(minFuzzyLen, (len(t)*2+2)/3); n-- {
+		if id, ok := ix.vocab[t[:n]]; ok {
+			out = append(out, termMatch{id: id, weight: prefixWeight})
+			break
+		}
+	}
+	if len(t) < minFuzzyLen+1 {
+		return out
+	}
+	seen := make(map[int32]bool)
+	for _, d := range deletions(t) {
+		for _, id := range ix.deletes[d] {
+			if seen[id] || len(out) >= maxExpansions {
+				continue
+			}
+			seen[id] = true
+			if editDistance(t, ix.terms[id]) == 1 {
+				out = append(out, termMatch{id: id, weight: typoWeight})
+			}
+		}
+	}
+	return out
+}
+
+// deletions are the strings one deletion away from t (SymSpell): two
+// words within one edit share a deletion or one is a deletion of the other.
+func deletions(t string) []string {
+	out := make([]string, 0, len(t)+1)
+	out = append(out, t)
+	for i := range len(t) {
+		out = append(out, t[:i]+t[i+1:])
+	}
+	return out
+}
+
+func isASCIIWord(t string) bool {
+	for i := 0; i < len(t); i++ {
+		if c := t[i]; (c < 'a' || c > 'z') && (c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// better orders hits: higher score first, then lower document number.
+func better(a, b Hit) bool {
+	if a.Score != b.Score {
+		return a.Score > b.Score
+	}
+	return a.Doc < b.Doc
+}
+
+// hitHeap is a min-heap of the best hits so far (worst on top).
+type hitHeap []Hit
+
+func (h hitHeap) Len() int           { return len(h) }
+func (h hitHeap) Less(i, j int) bool { return better(h[j], h[i]) }
+func (h hitHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *hitHeap) Push(x any)        { *h = append(*h, x.(Hit)) }
+func (h *hitHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
 }

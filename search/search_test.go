@@ -33,7 +33,7 @@ func TestSearchRanks(t *testing.T) {
 		{Name: "bing_search", Description: "使用必应搜索指定的关键词", Domain: "bing-cn"},
 	}
 	ix := NewIndex(docs)
-	hits, total := ix.Search("read file", 10, nil)
+	hits, total := ix.Search(Request{Text: "read file", Limit: 10})
 	if total == 0 || hits[0].Doc != 0 {
 		t.Fatalf("read file: %v", hits)
 	}
@@ -41,17 +41,17 @@ func TestSearchRanks(t *testing.T) {
 	if i := slices.IndexFunc(hits, func(h Hit) bool { return h.Doc == 3 }); i >= 0 && i < 2 {
 		t.Errorf("a parameter mention ranks %d: %v", i, hits)
 	}
-	if hits, _ := ix.Search("kubernetes pods", 10, nil); len(hits) != 0 {
+	if hits, _ := ix.Search(Request{Text: "kubernetes pods", Limit: 10}); len(hits) != 0 {
 		t.Errorf("a query matching nothing returns %v", hits)
 	}
-	if hits, _ := ix.Search("搜索", 10, nil); len(hits) == 0 || hits[0].Doc != 4 {
+	if hits, _ := ix.Search(Request{Text: "搜索", Limit: 10}); len(hits) == 0 || hits[0].Doc != 4 {
 		t.Errorf("Chinese query: %v", hits)
 	}
-	hits, total = ix.Search("file", 1, func(doc int) bool { return doc != 0 })
+	hits, total = ix.Search(Request{Text: "file", Limit: 1, Allow: func(doc int) bool { return doc != 0 }})
 	if total != 2 || len(hits) != 1 || hits[0].Doc == 0 {
 		t.Errorf("filtered, limited search: total %d hits %v", total, hits)
 	}
-	if hits, _ := ix.Search(strings.Repeat("(((", 1000), 10, nil); len(hits) != 0 {
+	if hits, _ := ix.Search(Request{Text: strings.Repeat("(((", 1000), Limit: 10}); len(hits) != 0 {
 		t.Errorf("punctuation query: %v", hits)
 	}
 }

@@ -1,0 +1,102 @@
+package livemcpbench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"time"
+
+	"github.com/caddy-mcp/mcp-gateway/gateway"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// InProcess is a gateway over the whole catalog, every server on its own
+// loopback HTTP listener, all in this process: quick to start, for tests
+// and ranking experiments. The benchmark command uses real processes.
+type InProcess struct {
+	Client    *mcp.ClientSession
+	closers   []func()
+	Upstreams []*gateway.Upstream
+}
+
+// StartInProcess starts the servers and a gateway in front of them.
+func StartInProcess(servers []*Server) (*InProcess, error) {
+	ip := &InProcess{}
+	var cfg gateway.Config
+	for _, s := range servers {
+		ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return NewMCPServer(s) }, &mcp.StreamableHTTPOptions{Stateless: true}))
+		ip.closers = append(ip.closers, ts.Close)
+		u := &gateway.UpstreamConfig{Name: s.Domain, Connection: gateway.Connection{URL: ts.URL}}
+		cfg.Upstreams = append(cfg.Upstreams, u)
+		up := gateway.NewUpstream(u.Connection, nil)
+		ip.Upstreams = append(ip.Upstreams, up)
+		ip.closers = append(ip.closers, func() { up.Close() })
+	}
+	g, err := gateway.New(cfg, ip.Upstreams, gateway.Options{})
+	if err != nil {
+		ip.Close()
+		return nil, err
+	}
+	ip.closers = append(ip.closers, func() { g.Close() })
+	select {
+	case <-g.Started():
+	case <-time.After(30 * time.Second):
+		ip.Close()
+		return nil, fmt.Errorf("upstreams did not start within 30s")
+	}
+	ct, st := mcp.NewInMemoryTransports()
+	if _, err := g.Server().Connect(context.Background(), st, nil); err != nil {
+		ip.Close()
+		return nil, err
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "livemcpbench"}, nil).Connect(context.Background(), ct, nil)
+	if err != nil {
+		ip.Close()
+		return nil, err
+	}
+	ip.Client = cs
+	ip.closers = append(ip.closers, func() { cs.Close() })
+	return ip, nil
+}
+
+// Close stops everything StartInProcess started.
+func (ip *InProcess) Close() {
+	for i := len(ip.closers) - 1; i >= 0; i-- {
+		ip.closers[i]()
+	}
+}
+
+// Discover runs discover_tools with query over session and returns the
+// bare tool names of the results, best first.
+func Discover(ctx context.Context, session *mcp.ClientSession, query string) ([]string, error) {
+	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: gateway.DiscoverToolsName, Arguments: map[string]any{"query": query}})
+	if err != nil {
+		return nil, err
+	}
+	text := ""
+	if len(res.Content) > 0 {
+		if tc, ok := res.Content[0].(*mcp.TextContent); ok {
+			text = tc.Text
+		}
+	}
+	if res.IsError {
+		return nil, fmt.Errorf("discover_tools(%q): %s", query, text)
+	}
+	var out struct {
+		Results []struct {
+			Name   string `json:"name"`
+			Domain string `json:"domain"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal([]byte(text), &out); err != nil {
+		return nil, fmt.Errorf("discover_tools(%q): %v", query, err)
+	}
+	names := make([]string, len(out.Results))
+	for i, r := range out.Results {
+		names[i] = strings.TrimPrefix(r.Name, r.Domain+".")
+	}
+	return names, nil
+}

@@ -1,0 +1,53 @@
+package livemcpbench
+
+import (
+	"context"
+	"testing"
+)
+
+// TestRetrievalQuality runs each task set through discover_tools on an
+// in-process gateway over the whole catalog and prints the metrics beside
+// plain BM25's. The floors catch regressions; bench/retrieval measures the
+// same over real processes.
+func TestRetrievalQuality(t *testing.T) {
+	servers, err := Servers("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ip, err := StartInProcess(servers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ip.Close()
+	base := NewBaseline(servers)
+	for _, set := range []struct {
+		name       string
+		hit5, rec5 float64 // floors for the gateway
+		hit1, hit3 float64
+	}{
+		{name: DevTasks},
+		{name: ShortTasks},
+	} {
+		tasks, err := Tasks(set.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ours, plain [][]string
+		for _, task := range tasks {
+			names, err := Discover(context.Background(), ip.Client, task.Query+RankingQuerySuffix)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ours = append(ours, names)
+			plain = append(plain, base.Rank(task.Query, 10))
+		}
+		mo, mb := Evaluate(tasks, ours), Evaluate(tasks, plain)
+		t.Logf("%s tasks\n%s\n%s\n%s", set.name, Header(), mb.Row("plain BM25"), mo.Row("gateway discover_tools"))
+		if mo.Hit5 < set.hit5 || mo.Recall5 < set.rec5 || mo.Hit1 < set.hit1 || mo.Hit3 < set.hit3 {
+			t.Errorf("%s: below the floors (Hit@1 %.2f, Hit@3 %.2f, Hit@5 %.2f, Recall@5 %.2f)", set.name, set.hit1, set.hit3, set.hit5, set.rec5)
+		}
+	}
+}
+
+// RankingQuerySuffix asks discover_tools for ten results.
+const RankingQuerySuffix = " limit:10"

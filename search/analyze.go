@@ -1,0 +1,88 @@
+package search
+
+import (
+	"unicode/utf8"
+
+	"github.com/kljensen/snowball/english"
+)
+
+// terms turns text into index terms: Words, without English stop words,
+// stemmed (Snowball English), plus a bigram term for each pair of adjacent
+// ideographs, so that "八字" matches as a word and not only as 八 and 字.
+func terms(text string, stems *stemCache) []string {
+	words := Words(text)
+	out := make([]string, 0, len(words))
+	prevIdeo := ""
+	for _, w := range words {
+		if isIdeographicWord(w) {
+			out = append(out, w)
+			if prevIdeo != "" {
+				out = append(out, prevIdeo+w)
+			}
+			prevIdeo = w
+			continue
+		}
+		prevIdeo = ""
+		if english.IsStopWord(w) {
+			continue
+		}
+		out = append(out, stems.stem(w))
+	}
+	return out
+}
+
+func isIdeographicWord(w string) bool {
+	r, size := utf8.DecodeRuneInString(w)
+	return size == len(w) && isIdeographic(r)
+}
+
+// stemCache memoises stems. Indexing fills it (one goroutine); searches
+// only read it and stem words it lacks on the fly, so it is safe for
+// concurrent searches once built.
+type stemCache struct {
+	m        map[string]string
+	readOnly bool
+}
+
+func newStemCache() *stemCache { return &stemCache{m: make(map[string]string)} }
+
+func (c *stemCache) stem(w string) string {
+	if s, ok := c.m[w]; ok {
+		return s
+	}
+	s := stemWord(w)
+	if !c.readOnly {
+		c.m[w] = s
+	}
+	return s
+}
+
+// stemWord stems English words; digits, mixed tokens and other scripts
+// stay as they are.
+func stemWord(w string) string {
+	if len(w) <= 3 {
+		return w
+	}
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; c < 'a' || c > 'z' {
+			return w
+		}
+	}
+	return english.Stem(w, true)
+}
+
+// requestWords are the words people wrap a request in ("please help me
+// ..., tell me ...") rather than words about what they want done, as
+// stems. Queries drop them; documents keep them, so a tool named
+// give_feedback is still found by "give feedback" through "feedback".
+var requestWords = map[string]bool{}
+
+func init() {
+	for _, w := range []string{
+		"please", "help", "want", "need", "tell", "give", "let", "know", "like",
+		"would", "could", "also", "thank", "thanks", "hi", "hello", "hey", "kindly",
+		"able", "way", "use", "using",
+	} {
+		requestWords[stemWord(w)] = true
+	}
+}

@@ -1,0 +1,121 @@
+package search
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Query limits.
+const (
+	// DefaultLimit is how many results a query returns unless it says.
+	DefaultLimit = 8
+	// MaxLimit caps limit:N.
+	MaxLimit = 50
+	// MaxRegexLen bounds a /regex/ (RE2 runs in linear time; this bounds
+	// its size too).
+	MaxRegexLen = 200
+)
+
+// Query is a parsed discover_tools query:
+//
+//	plain words         ranked search
+//	+word               the word is required
+//	select:a,b          exactly these tools, no ranking
+//	/regex/             RE2 over tool names and descriptions (case-insensitive)
+//	domain:x group:y    scope to a domain (and a group in it)
+//	limit:N page:N      page size (default 8, at most 50) and page
+type Query struct {
+	Text     string   // the words to rank by, required ones included
+	Required []string // words every result must contain
+	Select   []string // tool names, for select:
+	Regex    *regexp.Regexp
+	Domain   string
+	Group    string
+	Limit    int // >= 1
+	Page     int // >= 1
+}
+
+// ParseQuery parses q. Its errors say what is wrong and how to write it.
+func ParseQuery(q string) (*Query, error) {
+	p := &Query{Limit: DefaultLimit, Page: 1}
+	q = strings.TrimSpace(q)
+	if rest, ok := cutPrefixFold(q, "select:"); ok {
+		for _, name := range strings.FieldsFunc(rest, func(r rune) bool { return r == ',' || r == ' ' }) {
+			p.Select = append(p.Select, name)
+		}
+		if len(p.Select) == 0 {
+			return nil, fmt.Errorf("select: needs tool names, e.g. select:memory.read_graph,memory.search_nodes")
+		}
+		return p, nil
+	}
+	if strings.HasPrefix(q, "/") {
+		end := strings.LastIndexByte(q, '/')
+		if end == 0 {
+			return nil, fmt.Errorf("a regex query is written /pattern/, e.g. /^github_.*issue/")
+		}
+		pattern := q[1:end]
+		if len(pattern) > MaxRegexLen {
+			return nil, fmt.Errorf("the regex is %d characters; the limit is %d", len(pattern), MaxRegexLen)
+		}
+		re, err := regexp.Compile("(?i)" + pattern)
+		if err != nil {
+			return nil, fmt.Errorf("bad regex /%s/: %v (the syntax is RE2)", pattern, strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+		}
+		p.Regex = re
+		q = q[end+1:]
+	}
+	var text []string
+	for _, tok := range strings.Fields(q) {
+		key, val, hasColon := strings.Cut(tok, ":")
+		switch strings.ToLower(key) {
+		case "domain", "group", "limit", "page":
+			if !hasColon {
+				break
+			}
+			if err := p.setOption(strings.ToLower(key), val); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if w, ok := strings.CutPrefix(tok, "+"); ok && w != "" {
+			p.Required = append(p.Required, w)
+			text = append(text, w)
+			continue
+		}
+		text = append(text, tok)
+	}
+	p.Text = strings.Join(text, " ")
+	if p.Regex != nil && p.Text != "" {
+		return nil, fmt.Errorf("a regex query takes no other words (only domain:, group:, limit:, page:)")
+	}
+	return p, nil
+}
+
+func (p *Query) setOption(key, val string) error {
+	switch key {
+	case "domain":
+		p.Domain = val
+	case "group":
+		p.Group = val
+	case "limit", "page":
+		n, err := strconv.Atoi(val)
+		if err != nil || n < 1 {
+			return fmt.Errorf("%s: takes a positive number, e.g. %s:2", key, key)
+		}
+		if key == "limit" {
+			p.Limit = min(n, MaxLimit)
+		} else {
+			p.Page = n
+		}
+	}
+	return nil
+}
+
+func cutPrefixFold(s, prefix string) (string, bool) {
+	if len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix) {
+		return s[len(prefix):], true
+	}
+	return s, false
+}
