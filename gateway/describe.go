@@ -2,13 +2,18 @@ package gateway
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 var getToolSchemaArgs = []argSpec{
-	{name: "tool_name", kind: argString, required: true},
+	{name: "tool_name", kind: argStringOrList, required: true},
 }
+
+// maxSchemasPerCall bounds a batch get_tool_schema.
+const maxSchemasPerCall = 20
 
 // toolSchemaResponse is get_tool_schema's answer: the full description and
 // the upstream's schemas, unchanged.
@@ -23,18 +28,57 @@ type toolSchemaResponse struct {
 	Annotations  *mcp.ToolAnnotations `json:"annotations,omitempty"`
 }
 
-// getToolSchema implements get_tool_schema.
+// schemasResponse answers get_tool_schema for several names at once.
+type schemasResponse struct {
+	Schemas []toolSchemaResponse `json:"schemas"`
+	// NotFound says, for each name that did not resolve, why and what is
+	// close.
+	NotFound []string `json:"not_found,omitempty"`
+}
+
+// getToolSchema implements get_tool_schema. tool_name is one name, or
+// several separated by commas (or a list), for several schemas at once.
 func (g *Gateway) getToolSchema(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	g.awaitStartup(ctx)
 	args, err := decodeArgs(GetToolSchemaName, req.Params.Arguments, getToolSchemaArgs)
 	if err != nil {
 		return errorResult(ErrInvalidArguments, err.Error()+". Pass the tool name from discover_tools, e.g. {\"tool_name\": \"domain.tool\"}."), nil
 	}
-	t, err := g.Catalog().Lookup(args.str("tool_name"))
-	if err != nil {
-		return errorResult(ErrUnknownTool, err.Error()), nil
+	var names []string
+	for _, item := range args.list("tool_name") {
+		for _, name := range strings.Split(item, ",") {
+			if name = strings.TrimSpace(name); name != "" {
+				names = append(names, name)
+			}
+		}
 	}
-	return jsonResult(describeTool(t)), nil
+	if len(names) == 0 {
+		return errorResult(ErrInvalidArguments, "get_tool_schema needs a non-empty 'tool_name'. Pass the tool name from discover_tools, e.g. {\"tool_name\": \"domain.tool\"}."), nil
+	}
+	if len(names) > maxSchemasPerCall {
+		return errorResult(ErrInvalidArguments, fmt.Sprintf("get_tool_schema takes at most %d names at once; got %d", maxSchemasPerCall, len(names))), nil
+	}
+	c := g.Catalog()
+	if len(names) == 1 {
+		t, err := c.Lookup(names[0])
+		if err != nil {
+			return errorResult(ErrUnknownTool, err.Error()), nil
+		}
+		return jsonResult(describeTool(t)), nil
+	}
+	resp := schemasResponse{Schemas: []toolSchemaResponse{}}
+	for _, name := range names {
+		t, err := c.Lookup(name)
+		if err != nil {
+			resp.NotFound = append(resp.NotFound, err.Error())
+			continue
+		}
+		resp.Schemas = append(resp.Schemas, describeTool(t))
+	}
+	if len(resp.Schemas) == 0 {
+		return errorResult(ErrUnknownTool, strings.Join(resp.NotFound, " ")), nil
+	}
+	return jsonResult(resp), nil
 }
 
 func describeTool(t *Tool) toolSchemaResponse {

@@ -53,7 +53,7 @@ func metaTools() []*mcp.Tool {
 				"properties": map[string]any{
 					"tool_name": map[string]any{
 						"type":        "string",
-						"description": "The tool name as returned by discover_tools (e.g., 'apollo_people_search').",
+						"description": "The tool name as returned by discover_tools (e.g., 'apollo_people_search'). Comma-separate names for several schemas.",
 					},
 				},
 				"required": []string{"tool_name"},
