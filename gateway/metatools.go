@@ -37,7 +37,7 @@ func metaTools() []*mcp.Tool {
 					},
 					"query": map[string]any{
 						"type":        "string",
-						"description": "Search tools by keyword across names and descriptions. Also: +word (required), select:name1,name2, /regex/, limit:N, page:N.",
+						"description": "Search tools by keyword across names and descriptions. Also: +word (required), select:a,b (by name), /regex/, limit:N, page:N.",
 					},
 				},
 			},

@@ -71,8 +71,9 @@ func TestExampleCaddyfile(t *testing.T) {
 	listTokens, _ := enc.Count(string(listJSON))
 	discoverTokens, _ := enc.Count(discoverText)
 	t.Logf("context cost (o200k_base): meta-mode tools/list result %d tokens; discover_tools() on Caddyfile.example %d tokens", listTokens, discoverTokens)
-	// The contract's budget: ~290 tokens of schemas plus the JSON envelope.
-	if listTokens > 450 {
-		t.Errorf("tools/list costs %d tokens; the meta-tool contract budgets about 290 for the schemas", listTokens)
+	// The contract's schemas and descriptions come to about 365 tokens;
+	// the annotations, the query syntax line and the envelope add ~100.
+	if listTokens > 500 {
+		t.Errorf("tools/list costs %d tokens; it should stay under 500", listTokens)
 	}
 }

@@ -5,12 +5,10 @@
 package testenv
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,25 +17,18 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/caddy-mcp/mcp-gateway/internal/procs"
 )
 
 // RepoRoot is the directory holding go.mod.
 func RepoRoot(t testing.TB) string {
 	t.Helper()
-	dir, err := os.Getwd()
+	root, err := procs.RepoRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("go.mod not found above the working directory")
-		}
-		dir = parent
-	}
+	return root
 }
 
 var buildMu sync.Mutex
@@ -59,10 +50,8 @@ func Build(t testing.TB, pkg, name string) string {
 	unlock := lockFile(t, filepath.Join(dir, name+".lock"))
 	defer unlock()
 	out := filepath.Join(dir, name)
-	cmd := exec.Command("go", "build", "-o", out, pkg)
-	cmd.Dir = root
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build %s: %v\n%s", pkg, err, b)
+	if err := procs.Build(root, pkg, out); err != nil {
+		t.Fatal(err)
 	}
 	return out
 }
@@ -126,84 +115,39 @@ func lockFile(t testing.TB, path string) (unlock func()) {
 // FreePort returns a loopback TCP port that was free a moment ago.
 func FreePort(t testing.TB) int {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	port, err := procs.FreePort()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	return port
 }
 
-// Process is a started child process whose output is kept for the log.
-type Process struct {
-	Cmd    *exec.Cmd
-	output *syncBuffer
-	done   chan struct{}
-}
-
-// Output is what the process has written so far (stdout and stderr).
-func (p *Process) Output() string { return p.output.String() }
-
-// Exited is closed when the process has exited.
-func (p *Process) Exited() <-chan struct{} { return p.done }
+// Process is a started child process (see procs.Process).
+type Process = procs.Process
 
 // Start runs a command in its own process group; the test's cleanup ends
 // the whole group and logs the output if the test failed.
 func Start(t testing.TB, dir string, env []string, name string, args ...string) *Process {
 	t.Helper()
-	cmd := exec.Command(name, args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
-	out := &syncBuffer{}
-	cmd.Stdout, cmd.Stderr = out, out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting %s: %v", name, err)
+	p, err := procs.Start(dir, env, name, args...)
+	if err != nil {
+		t.Fatal(err)
 	}
-	p := &Process{Cmd: cmd, output: out, done: make(chan struct{})}
-	go func() { cmd.Wait(); close(p.done) }()
 	t.Cleanup(func() {
 		p.Stop()
 		if t.Failed() {
-			t.Logf("output of %s:\n%s", filepath.Base(name), tail(out.String(), 8000))
+			t.Logf("output of %s:\n%s", filepath.Base(name), procs.Tail(p.Output(), 8000))
 		}
 	})
 	return p
 }
 
-// Stop ends the process group: SIGTERM, then SIGKILL after 10s.
-func (p *Process) Stop() {
-	select {
-	case <-p.done:
-		return
-	default:
-	}
-	syscall.Kill(-p.Cmd.Process.Pid, syscall.SIGTERM)
-	select {
-	case <-p.done:
-	case <-time.After(10 * time.Second):
-		syscall.Kill(-p.Cmd.Process.Pid, syscall.SIGKILL)
-		<-p.done
-	}
-}
-
 // WaitPort waits until something accepts connections on the port.
 func WaitPort(t testing.TB, port int, p *Process) {
 	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for time.Now().Before(deadline) {
-		c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", port), time.Second)
-		if err == nil {
-			c.Close()
-			return
-		}
-		select {
-		case <-p.done:
-			t.Fatalf("%s exited before listening on %d:\n%s", p.Cmd.Path, port, tail(p.Output(), 8000))
-		case <-time.After(50 * time.Millisecond):
-		}
+	if err := procs.WaitPort(port, p, 60*time.Second); err != nil {
+		t.Fatal(err)
 	}
-	t.Fatalf("nothing listens on port %d after 60s", port)
 }
 
 // StartEverythingServer runs the go-sdk conformance server over stateful
@@ -244,14 +188,9 @@ func StartCaddy(t testing.TB, caddyfile string) *CaddyInstance {
 	if err := os.WriteFile(path, []byte(caddyfile), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c.Process = Start(t, c.Dir, CaddyEnv(c.Dir), bin, "run", "--config", path, "--adapter", "caddyfile")
+	c.Process = Start(t, c.Dir, procs.CaddyEnv(c.Dir), bin, "run", "--config", path, "--adapter", "caddyfile")
 	WaitPort(t, c.HTTPPort, c.Process)
 	return c
-}
-
-// CaddyEnv keeps Caddy's autosaved config and data in dir.
-func CaddyEnv(dir string) []string {
-	return []string{"XDG_CONFIG_HOME=" + filepath.Join(dir, "config"), "XDG_DATA_HOME=" + filepath.Join(dir, "data")}
 }
 
 // URL is the gateway's address on this Caddy, for a path.
@@ -267,31 +206,8 @@ func RunCaddy(t testing.TB, dir string, args ...string) (string, error) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, Caddy(t), args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), CaddyEnv(dir)...)
+	cmd.Env = append(os.Environ(), procs.CaddyEnv(dir)...)
 	out, err := cmd.CombinedOutput()
 	return string(out), err
 }
 
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-func tail(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return "…" + s[len(s)-n:]
-}

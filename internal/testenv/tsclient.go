@@ -5,9 +5,18 @@ import (
 	"encoding/json"
 	"io"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/caddy-mcp/mcp-gateway/internal/procs"
 )
+
+// writerFunc adapts a function to io.Writer.
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(b []byte) (int, error) { return f(b) }
 
 // TSClient is the official MCP TypeScript SDK client, driven one command
 // at a time through internal/e2e/node/client.mjs.
@@ -32,8 +41,9 @@ func StartTSClient(t testing.TB) *TSClient {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stderr := &syncBuffer{}
-	cmd.Stderr = stderr
+	var stderr strings.Builder
+	var stderrMu sync.Mutex
+	cmd.Stderr = writerFunc(func(b []byte) (int, error) { stderrMu.Lock(); defer stderrMu.Unlock(); return stderr.Write(b) })
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("starting the TypeScript client: %v", err)
 	}
@@ -56,8 +66,10 @@ func StartTSClient(t testing.TB) *TSClient {
 			cmd.Process.Kill()
 			<-done
 		}
-		if t.Failed() && stderr.String() != "" {
-			t.Logf("TypeScript client stderr:\n%s", tail(stderr.String(), 4000))
+		stderrMu.Lock()
+		defer stderrMu.Unlock()
+		if t.Failed() && stderr.Len() > 0 {
+			t.Logf("TypeScript client stderr:\n%s", procs.Tail(stderr.String(), 4000))
 		}
 	})
 	return c
