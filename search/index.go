@@ -113,7 +113,9 @@ const (
 
 type posting struct {
 	doc int32
-	tf  float32 // field-weighted, length-normalised term frequency
+	// tf is the field-weighted, length-normalised term frequency; it is
+	// negated when the term is also a word of the document's name.
+	tf float32
 }
 
 // Index is an immutable BM25F index over documents with a few bonuses
@@ -131,11 +133,10 @@ type Index struct {
 	// text together.
 	domainPostings map[int32][]posting
 
-	docName      [][]int32 // per document: distinct terms of its name
-	docDomain    []int32   // per document: its domain's id
-	domainTerms  [][]int32 // per domain: terms of its name
-	domainTermDF map[int32]int
-	numDomains   int
+	docNameLen    []uint8           // per document: distinct terms in its name (at most 255)
+	docDomain     []int32           // per document: its domain's id
+	domainsByTerm map[int32][]int32 // the domains whose names hold a term
+	numDomains    int
 
 	scratch sync.Pool // *scratch
 }
@@ -143,12 +144,12 @@ type Index struct {
 // NewIndex indexes docs; hits refer to documents by their position.
 func NewIndex(docs []Document) *Index {
 	ix := &Index{
-		n:            len(docs),
-		stems:        newStemCache(),
-		vocab:        make(map[string]int32),
-		docName:      make([][]int32, len(docs)),
-		docDomain:    make([]int32, len(docs)),
-		domainTermDF: make(map[int32]int),
+		n:             len(docs),
+		stems:         newStemCache(),
+		vocab:         make(map[string]int32),
+		docNameLen:    make([]uint8, len(docs)),
+		docDomain:     make([]int32, len(docs)),
+		domainsByTerm: make(map[int32][]int32),
 	}
 	docTerms := make([][numFields][]int32, len(docs))
 	var totalLen [numFields]float64
@@ -163,15 +164,13 @@ func NewIndex(docs []Document) *Index {
 			docTerms[i][f] = ids
 			totalLen[f] += float64(len(ids))
 		}
-		ix.docName[i] = distinct(docTerms[i][fieldName])
+		ix.docNameLen[i] = uint8(min(len(distinct(docTerms[i][fieldName])), 255))
 		d, ok := domains[docs[i].Domain]
 		if !ok {
 			d = int32(len(domains))
 			domains[docs[i].Domain] = d
-			dt := distinct(docTerms[i][fieldDomain])
-			ix.domainTerms = append(ix.domainTerms, dt)
-			for _, t := range dt {
-				ix.domainTermDF[t]++
+			for _, t := range distinct(docTerms[i][fieldDomain]) {
+				ix.domainsByTerm[t] = append(ix.domainsByTerm[t], d)
 			}
 		}
 		ix.docDomain[i] = d
@@ -224,6 +223,9 @@ func NewIndex(docs []Document) *Index {
 			}
 		}
 		for id, v := range tf {
+			if slices.Contains(docTerms[i][fieldName], id) {
+				v = -v
+			}
 			ix.postings[id] = append(ix.postings[id], posting{doc: int32(i), tf: float32(v)})
 		}
 	}
@@ -293,10 +295,21 @@ type termMatch struct {
 	weight float64
 }
 
+// scratch holds one search's per-document sums; pooled, and cleared
+// through seen after use.
 type scratch struct {
 	score []float64
-	mask  []uint64
+	name  []float64 // weight of the query's words found in the name
+	mask  []uint64  // which query words the document matches
 	seen  []int32
+}
+
+// activeTerm is an index term a query matches: its best weight and the
+// query words (bits) it stands for.
+type activeTerm struct {
+	id     int32
+	weight float64
+	bits   uint64
 }
 
 // Search ranks the documents that match at least one query word (and all
@@ -314,38 +327,50 @@ func (ix *Index) Search(req Request) (hits []Hit, total int) {
 	}
 	sc, _ := ix.scratch.Get().(*scratch)
 	if sc == nil || len(sc.score) != ix.n {
-		sc = &scratch{score: make([]float64, ix.n), mask: make([]uint64, ix.n)}
+		sc = &scratch{score: make([]float64, ix.n), name: make([]float64, ix.n), mask: make([]uint64, ix.n)}
 	}
 	defer func() {
 		for _, d := range sc.seen {
-			sc.score[d], sc.mask[d] = 0, 0
+			sc.score[d], sc.name[d], sc.mask[d] = 0, 0, 0
 		}
 		sc.seen = sc.seen[:0]
 		ix.scratch.Put(sc)
 	}()
 	var requiredMask uint64
-	queryIDs := make(map[int32]float64) // every index term the query matches, with its weight
+	var active []activeTerm
+	where := make(map[int32]int) // term id -> index in active
 	for qi, qt := range qterms {
 		bit := uint64(1) << qi
 		if qt.required {
 			requiredMask |= bit
 		}
 		for _, m := range qt.matches {
-			queryIDs[m.id] = max(queryIDs[m.id], m.weight)
-			ps := ix.postings[m.id]
-			idf := ix.idf(m.id)
-			for _, p := range ps {
-				if sc.mask[p.doc] == 0 && sc.score[p.doc] == 0 {
-					sc.seen = append(sc.seen, p.doc)
-				}
-				tf := float64(p.tf)
-				sc.score[p.doc] += m.weight * idf * tf * (k1 + 1) / (tf + k1)
-				sc.mask[p.doc] |= bit
+			if i, ok := where[m.id]; ok {
+				active[i].weight = max(active[i].weight, m.weight)
+				active[i].bits |= bit
+				continue
 			}
+			where[m.id] = len(active)
+			active = append(active, activeTerm{id: m.id, weight: m.weight, bits: bit})
 		}
 	}
-	domainScore := ix.domainScores(queryIDs)
-	ix.addDomainRelevance(domainScore, queryIDs)
+	for _, a := range active {
+		idf := ix.idf(a.id)
+		for _, p := range ix.postings[a.id] {
+			if sc.mask[p.doc] == 0 {
+				sc.seen = append(sc.seen, p.doc)
+			}
+			tf := float64(p.tf)
+			if tf < 0 {
+				tf = -tf
+				sc.name[p.doc] += a.weight
+			}
+			sc.score[p.doc] += a.weight * idf * tf * (k1 + 1) / (tf + k1)
+			sc.mask[p.doc] |= a.bits
+		}
+	}
+	domainScore := ix.domainScores(active)
+	ix.addDomainRelevance(domainScore, active)
 	h := &hitHeap{}
 	keep := req.Offset + req.Limit
 	for _, d := range sc.seen {
@@ -353,7 +378,11 @@ func (ix *Index) Search(req Request) (hits []Hit, total int) {
 			continue
 		}
 		total++
-		s := sc.score[d] + ix.nameCoverage(int(d), queryIDs) + domainScore[ix.docDomain[d]]
+		s := sc.score[d] + domainScore[ix.docDomain[d]]
+		if n := ix.docNameLen[d]; n > 0 {
+			// The share of the tool's name the query spells out.
+			s += nameCoverageBonus * sc.name[d] / float64(n)
+		}
 		if keep <= 0 {
 			continue
 		}
@@ -375,20 +404,7 @@ func (ix *Index) Search(req Request) (hits []Hit, total int) {
 	return hits[req.Offset:], total
 }
 
-// nameCoverage is the name bonus of doc: nameCoverageBonus times the
-// share of its name's words the query matches.
-func (ix *Index) nameCoverage(doc int, queryIDs map[int32]float64) float64 {
-	name := ix.docName[doc]
-	if len(name) == 0 {
-		return 0
-	}
-	var matched float64
-	for _, id := range name {
-		matched += queryIDs[id]
-	}
-	return nameCoverageBonus * matched / float64(len(name))
-}
-
+// idf is a term's inverse document frequency (BM25's, never negative).
 func (ix *Index) idf(id int32) float64 {
 	df := float64(len(ix.postings[id]))
 	return math.Log(1 + (float64(ix.n)-df+0.5)/(df+0.5))
@@ -397,11 +413,12 @@ func (ix *Index) idf(id int32) float64 {
 // addDomainRelevance adds to each domain's score domainRelevance times
 // its BM25 relevance as one document (all its tools' text), relative to
 // the most relevant domain.
-func (ix *Index) addDomainRelevance(scores []float64, queryIDs map[int32]float64) {
+func (ix *Index) addDomainRelevance(scores []float64, active []activeTerm) {
 	rel := make([]float64, ix.numDomains)
 	best := 0.0
-	for id, w := range queryIDs {
-		ps := ix.domainPostings[id]
+	for _, a := range active {
+		w := a.weight
+		ps := ix.domainPostings[a.id]
 		df := float64(len(ps))
 		idf := math.Log(1 + (float64(ix.numDomains)-df+0.5)/(df+0.5))
 		for _, p := range ps {
@@ -420,14 +437,16 @@ func (ix *Index) addDomainRelevance(scores []float64, queryIDs map[int32]float64
 
 // domainScores gives each domain whose name the query mentions a bonus,
 // larger for words few domain names share.
-func (ix *Index) domainScores(queryIDs map[int32]float64) []float64 {
+func (ix *Index) domainScores(active []activeTerm) []float64 {
 	scores := make([]float64, ix.numDomains)
-	for d, ts := range ix.domainTerms {
-		for _, t := range ts {
-			if w, ok := queryIDs[t]; ok {
-				df := float64(ix.domainTermDF[t])
-				scores[d] += w * domainBonus * math.Log(1+float64(ix.numDomains)/df) / math.Log(1+float64(ix.numDomains))
-			}
+	for _, a := range active {
+		domains := ix.domainsByTerm[a.id]
+		if len(domains) == 0 {
+			continue
+		}
+		distinctiveness := math.Log(1+float64(ix.numDomains)/float64(len(domains))) / math.Log(1+float64(ix.numDomains))
+		for _, d := range domains {
+			scores[d] += a.weight * domainBonus * distinctiveness
 		}
 	}
 	return scores

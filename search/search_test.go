@@ -83,3 +83,15 @@ func TestSuggest(t *testing.T) {
 		t.Errorf("a hostile long input gets suggestions: %v", got)
 	}
 }
+
+// TestWordsASCIIFastPath checks the ASCII path splits as the Unicode one.
+func TestWordsASCIIFastPath(t *testing.T) {
+	for _, in := range []string{"getHTTPResponse", "crm_people-search.v2", "listAllS3Buckets", "ABCDef", "a1B2c3", "  x  ", "HTTPServer2Go", "iPhone15Pro", "", "__"} {
+		fast := asciiWords(in)
+		// A non-ASCII space forces the Unicode path without adding a word.
+		slow := Words(in + "\u00a0")
+		if !slices.Equal(fast, slow) {
+			t.Errorf("%q: ASCII path %q, Unicode path %q", in, fast, slow)
+		}
+	}
+}

@@ -6,6 +6,7 @@ package search
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -16,6 +17,9 @@ import (
 // are folded ("café" gives "cafe"); each Han, kana or Hangul character is a
 // word of its own, since those scripts do not separate words with spaces.
 func Words(text string) []string {
+	if isASCII(text) {
+		return asciiWords(text)
+	}
 	var words []string
 	var cur []rune
 	flush := func() {
@@ -43,6 +47,59 @@ func Words(text string) []string {
 	}
 	flush()
 	return words
+}
+
+// asciiWords is Words for ASCII text, without the Unicode machinery:
+// most tool text is ASCII, and indexing large catalogs spends its time
+// here.
+func asciiWords(text string) []string {
+	var words []string
+	start := -1
+	var buf []byte
+	flush := func(end int) {
+		if start < 0 {
+			return
+		}
+		buf = append(buf[:0], text[start:end]...)
+		for i, c := range buf {
+			if 'A' <= c && c <= 'Z' {
+				buf[i] = c + 'a' - 'A'
+			}
+		}
+		words = append(words, string(buf))
+		start = -1
+	}
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		isLower, isUpper, isDigit := 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9'
+		if !isLower && !isUpper && !isDigit {
+			flush(i)
+			continue
+		}
+		if start >= 0 && isUpper {
+			prev := text[i-1]
+			prevLowerOrDigit := ('a' <= prev && prev <= 'z') || ('0' <= prev && prev <= '9')
+			prevUpper := 'A' <= prev && prev <= 'Z'
+			nextLower := i+1 < len(text) && 'a' <= text[i+1] && text[i+1] <= 'z'
+			if prevLowerOrDigit || (prevUpper && nextLower) {
+				flush(i)
+			}
+		}
+		if start < 0 {
+			start = i
+		}
+	}
+	flush(len(text))
+	return words
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // camelBoundary reports whether a new word starts at runes[i]: a lower case

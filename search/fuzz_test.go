@@ -1,0 +1,49 @@
+package search
+
+import (
+	"testing"
+	"unicode/utf8"
+)
+
+// FuzzSearch throws arbitrary queries (and required words) at an index
+// holding several scripts: parsing and searching must never panic, and
+// every hit must be a real document.
+//
+//	go test -fuzz FuzzSearch ./search/
+func FuzzSearch(f *testing.F) {
+	ix := NewIndex([]Document{
+		{Name: "bing_search", Description: "使用必应搜索指定的关键词", Domain: "bing-cn"},
+		{Name: "getHTTPResponse", Description: "Fetch a URL; returns the body.", Params: "url The address"},
+		{Name: "café_überweisung", Description: "Überweisung an ein Café senden.", Domain: "bank"},
+		{Name: "", Description: ""},
+	})
+	for _, seed := range []string{
+		"", "search", "+必应 搜索", "select:a,b", "/(a+)+$/", "/[/", "limit:0", "page:99999999999999999999",
+		"\x00\xff\xfe", "ab\u0301c", "🙂🙂 emoji", "+ + +", "domain: group:", "getHTTP", "caf", "uberweisung",
+	} {
+		f.Add(seed, "x")
+	}
+	f.Fuzz(func(t *testing.T, query, required string) {
+		q, err := ParseQuery(query)
+		if err != nil {
+			return
+		}
+		if q.Limit < 1 || q.Limit > MaxLimit || q.Page < 1 {
+			t.Fatalf("ParseQuery(%q) gave limit %d page %d", query, q.Limit, q.Page)
+		}
+		hits, total := ix.Search(Request{Text: q.Text, Required: append(q.Required, required), Offset: 0, Limit: q.Limit})
+		if len(hits) > total || total > ix.Len() {
+			t.Fatalf("%d hits of %d for %q", len(hits), total, query)
+		}
+		for _, h := range hits {
+			if h.Doc < 0 || h.Doc >= ix.Len() {
+				t.Fatalf("hit %d out of range", h.Doc)
+			}
+		}
+		for _, w := range Words(query) {
+			if !utf8.ValidString(w) || w == "" {
+				t.Fatalf("Words(%q) gave %q", query, w)
+			}
+		}
+	})
+}
