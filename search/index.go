@@ -484,8 +484,9 @@ func (ix *Index) parse(text string, required []string) []queryTerm {
 
 // expand lists the index terms a query term matches: itself; longer terms
 // it begins ("repo" matches "repositori"), weighted less when it is itself
-// indexed; and, when it is not indexed, terms one typo away and indexed
-// terms that begin it ("charger" matches "charg").
+// indexed; and, when it is not indexed, the two indexed words it is made
+// of ("mindmap"), indexed terms that begin it ("charger" matches "charg")
+// and terms one typo away.
 func (ix *Index) expand(t string) []termMatch {
 	var out []termMatch
 	id, exact := ix.vocab[t]
@@ -511,6 +512,15 @@ func (ix *Index) expand(t string) []termMatch {
 	}
 	if exact {
 		return out
+	}
+	// A compound of two indexed words ("mindmap" for "mind map").
+	for i := len(t) - 3; i >= 3; i-- {
+		left, lok := ix.vocab[t[:i]]
+		right, rok := ix.vocab[t[i:]]
+		if lok && rok {
+			out = append(out, termMatch{id: left, weight: prefixWeight}, termMatch{id: right, weight: prefixWeight})
+			break
+		}
 	}
 	for n := len(t) - 1; n >= max(minFuzzyLen, (len(t)*2+2)/3); n-- {
 		if id, ok := ix.vocab[t[:n]]; ok {

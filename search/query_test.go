@@ -108,3 +108,14 @@ func TestPaging(t *testing.T) {
 		t.Errorf("three pages hold %v, want each of the 25 documents once", seen)
 	}
 }
+
+func TestCompoundQueryWord(t *testing.T) {
+	ix := NewIndex([]Document{
+		{Name: "convert_markdown_to_mind_map", Description: "Turn Markdown into a mind map."},
+		{Name: "draw_map", Description: "Draw a map."},
+	})
+	hits, _ := ix.Search(Request{Text: "mindmap", Limit: 2})
+	if len(hits) == 0 || hits[0].Doc != 0 {
+		t.Errorf("mindmap: %v", hits)
+	}
+}
