@@ -25,8 +25,10 @@ func TestRetrievalQuality(t *testing.T) {
 		hit5, rec5 float64 // floors for the gateway
 		hit1, hit3 float64
 	}{
-		{name: DevTasks},
-		{name: ShortTasks},
+		// Floors a little under what the search reaches now (dev: Hit@5
+		// 0.68, Recall@5 0.42; short: Hit@1 0.81, Hit@3 0.93).
+		{name: DevTasks, hit5: 0.65, rec5: 0.40},
+		{name: ShortTasks, hit1: 0.78, hit3: 0.90},
 	} {
 		tasks, err := Tasks(set.name)
 		if err != nil {
