@@ -210,4 +210,3 @@ func RunCaddy(t testing.TB, dir string, args ...string) (string, error) {
 	out, err := cmd.CombinedOutput()
 	return string(out), err
 }
-
