@@ -27,6 +27,8 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 // UnmarshalCaddyfile sets up the handler from Caddyfile tokens:
 //
 //	mcp_gateway {
+//		mode meta|passthrough|hybrid
+//		pin <tool...>
 //		instructions <text>
 //		session_timeout <duration>
 //		stateless
@@ -47,6 +49,8 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 //			tool <name> {
 //				description <text>
 //			}
+//			prefix <text>
+//			session shared|per_client
 //		}
 //	}
 //
@@ -63,6 +67,21 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			if err := singleArg(d, &h.Instructions); err != nil {
 				return err
 			}
+		case "mode":
+			if err := singleArg(d, &h.Mode); err != nil {
+				return err
+			}
+			switch h.Mode {
+			case gateway.ModeMeta, gateway.ModePassthrough, gateway.ModeHybrid:
+			default:
+				return d.Errf("unknown mode %q; use %s, %s or %s", h.Mode, gateway.ModeMeta, gateway.ModePassthrough, gateway.ModeHybrid)
+			}
+		case "pin":
+			args := d.RemainingArgs()
+			if len(args) == 0 {
+				return d.Err("pin takes the names of the tools hybrid mode exposes directly, e.g. pin crm.people_search")
+			}
+			h.Pin = append(h.Pin, args...)
 		case "session_timeout":
 			var s string
 			if err := singleArg(d, &s); err != nil {
@@ -90,12 +109,15 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			if err := u.Validate(); err != nil {
 				return fmt.Errorf("%v, at %s:%d", err, file, line)
 			}
-			if err := h.Config.Validate(); err != nil {
+			if err := h.Config.ValidateUpstreams(); err != nil {
 				return fmt.Errorf("%v, at %s:%d", err, file, line)
 			}
 		default:
-			return d.Errf("unknown mcp_gateway option %q; options are instructions, session_timeout, stateless and upstream", d.Val())
+			return d.Errf("unknown mcp_gateway option %q; options are mode, pin, instructions, session_timeout, stateless and upstream", d.Val())
 		}
+	}
+	if len(h.Pin) > 0 && h.EffectiveMode() != gateway.ModeHybrid {
+		return d.Err("pin exposes tools directly in hybrid mode only; add `mode hybrid` or remove pin")
 	}
 	return nil
 }
@@ -211,8 +233,25 @@ func parseUpstream(d *caddyfile.Dispenser) (*gateway.UpstreamConfig, error) {
 				return nil, d.Errf("upstream %q: tool %q is overridden twice", u.Name, name)
 			}
 			u.Tools[name] = override
+		case "prefix":
+			var p string
+			if !d.NextArg() {
+				return nil, d.Errf("upstream %q: prefix needs a value; use prefix \"\" for none", u.Name)
+			}
+			p = d.Val()
+			if d.NextArg() {
+				return nil, d.ArgErr()
+			}
+			u.Prefix = &p
+		case "session":
+			if err := singleArg(d, &u.Session); err != nil {
+				return nil, err
+			}
+			if u.Session != gateway.SessionShared && u.Session != gateway.SessionPerClient {
+				return nil, d.Errf("upstream %q: unknown session %q; use %s or %s", u.Name, u.Session, gateway.SessionShared, gateway.SessionPerClient)
+			}
 		default:
-			return nil, d.Errf("upstream %q: unknown option %q; options are url, transport, header, command, args, env, dir, description, timeout, group, allow, deny and tool", u.Name, option)
+			return nil, d.Errf("upstream %q: unknown option %q; options are url, transport, header, command, args, env, dir, description, timeout, group, allow, deny, tool, prefix and session", u.Name, option)
 		}
 	}
 	return u, nil

@@ -7,6 +7,7 @@ package mcpgateway
 import (
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/caddy-mcp/mcp-gateway/gateway"
@@ -74,7 +75,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		key := resolved.Connection.Key()
 		logger := h.logger.With(zap.String("upstream", uc.Name))
 		val, _, err := upstreams.LoadOrNew(key, func() (caddy.Destructor, error) {
-			return gateway.NewUpstream(resolved.Connection, logger), nil
+			return gateway.NewUpstream(resolved.Connection, gateway.UpstreamOptions{Logger: logger, Discovery: true}), nil
 		})
 		if err != nil {
 			return fmt.Errorf("upstream %q: %v", uc.Name, err)
@@ -82,11 +83,14 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		h.poolKeys = append(h.poolKeys, key)
 		ups[i] = val.(*gateway.Upstream)
 	}
-	gw, err := gateway.New(cfg, ups, gateway.Options{Logger: h.logger, SDKLogger: ctx.Slogger()})
+	gw, err := gateway.New(cfg, ups, gateway.Options{Logger: h.logger, SDKLogger: ctx.Slogger(), Stateless: h.Stateless})
 	if err != nil {
 		return err
 	}
 	h.gw = gw
+	if err := h.checkNameCollisions(ctx); err != nil {
+		return err
+	}
 
 	timeout := time.Duration(h.SessionTimeout)
 	if timeout == 0 {
@@ -97,6 +101,34 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		SessionTimeout: timeout,
 		Logger:         ctx.Slogger(),
 	})
+	return nil
+}
+
+// checkNameCollisions makes a name two upstreams would both expose
+// directly a config error. That can only happen when two upstreams expose
+// names without a prefix, and can only be known once they have answered,
+// so only then does provisioning wait (boundedly) for the upstreams.
+func (h *Handler) checkNameCollisions(ctx caddy.Context) error {
+	if h.EffectiveMode() == gateway.ModeMeta {
+		return nil
+	}
+	unprefixed := 0
+	for _, u := range h.Upstreams {
+		if u.EffectivePrefix() == "" {
+			unprefixed++
+		}
+	}
+	if unprefixed < 2 {
+		return nil
+	}
+	select {
+	case <-h.gw.Started():
+	case <-ctx.Done():
+	case <-time.After(gateway.DefaultStartupWait):
+	}
+	if c := h.gw.Collisions(); len(c) > 0 {
+		return fmt.Errorf("%s", strings.Join(c, "; "))
+	}
 	return nil
 }
 

@@ -25,6 +25,31 @@ type Config struct {
 	// Instructions replaces the built-in instructions sent to clients on
 	// initialize. Empty means the built-in text, which lists the domains.
 	Instructions string `json:"instructions,omitempty"`
+
+	// Mode is what clients see: "meta" (the default: the three
+	// meta-tools), "passthrough" (the upstreams' tools, resources,
+	// resource templates and prompts, namespaced by each upstream's
+	// prefix) or "hybrid" (the meta-tools plus the Pin tools).
+	Mode string `json:"mode,omitempty"`
+
+	// Pin names the tools hybrid mode exposes directly, in any form
+	// discover_tools accepts ("crm.people_search").
+	Pin []string `json:"pin,omitempty"`
+}
+
+// Modes.
+const (
+	ModeMeta        = "meta"
+	ModePassthrough = "passthrough"
+	ModeHybrid      = "hybrid"
+)
+
+// EffectiveMode is Mode, or ModeMeta when unset.
+func (c *Config) EffectiveMode() string {
+	if c.Mode == "" {
+		return ModeMeta
+	}
+	return c.Mode
 }
 
 // UpstreamConfig describes one upstream MCP server: how to reach it (the
@@ -50,6 +75,26 @@ type UpstreamConfig struct {
 
 	// Tools holds operator overrides, keyed by the upstream tool name.
 	Tools map[string]ToolOverride `json:"tools,omitempty"`
+
+	// Prefix namespaces the upstream's tools and prompts (and names its
+	// resources) when they are exposed directly, in passthrough and
+	// hybrid mode. Unset means the upstream's name and "_"; "" exposes
+	// them unchanged, which is allowed when no other upstream has the
+	// same names.
+	Prefix *string `json:"prefix,omitempty"`
+
+	// Session is "shared" (the default: one upstream session for every
+	// client) or "per_client" (each client session gets its own, which
+	// stateful upstreams and server-to-client requests need).
+	Session string `json:"session,omitempty"`
+}
+
+// EffectivePrefix is the prefix of the upstream's directly exposed names.
+func (u *UpstreamConfig) EffectivePrefix() string {
+	if u.Prefix == nil {
+		return u.Name + "_"
+	}
+	return *u.Prefix
 }
 
 // Connection says how to reach an upstream. It is the part of an upstream's
@@ -129,10 +174,27 @@ func (d *Duration) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-var domainNamePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$`)
+var (
+	domainNamePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$`)
+	prefixPattern     = regexp.MustCompile(`^[A-Za-z0-9_.-]{0,32}$`)
+)
 
 // Validate reports the first problem with the config, naming the upstream.
 func (c *Config) Validate() error {
+	switch c.Mode {
+	case "", ModeMeta, ModePassthrough, ModeHybrid:
+	default:
+		return fmt.Errorf("unknown mode %q; use %s, %s or %s", c.Mode, ModeMeta, ModePassthrough, ModeHybrid)
+	}
+	if len(c.Pin) > 0 && c.EffectiveMode() != ModeHybrid {
+		return fmt.Errorf("pin exposes tools directly in hybrid mode only; add `mode hybrid` or remove pin")
+	}
+	return c.ValidateUpstreams()
+}
+
+// ValidateUpstreams reports the first problem with the upstreams' configs,
+// or two upstreams with one name.
+func (c *Config) ValidateUpstreams() error {
 	seen := make(map[string]bool)
 	for i, u := range c.Upstreams {
 		if u == nil {
@@ -177,6 +239,14 @@ func (u *UpstreamConfig) Validate() error {
 	}
 	if err := validateGlobs(u.Deny); err != nil {
 		return fmt.Errorf("upstream %q: deny: %w", u.Name, err)
+	}
+	if u.Prefix != nil && !prefixPattern.MatchString(*u.Prefix) {
+		return fmt.Errorf("upstream %q: prefix %q may hold only letters, digits, '_', '-' and '.', at most 32", u.Name, *u.Prefix)
+	}
+	switch u.Session {
+	case "", SessionShared, SessionPerClient:
+	default:
+		return fmt.Errorf("upstream %q: unknown session %q; use %s or %s", u.Name, u.Session, SessionShared, SessionPerClient)
 	}
 	for name, o := range u.Tools {
 		if name == "" {

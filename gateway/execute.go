@@ -45,7 +45,7 @@ func (g *Gateway) executeTool(ctx context.Context, req *mcp.CallToolRequest) (*m
 	if t.Domain.State != StateReady && t.Domain.State != StateConnecting {
 		return errorResult(ErrUnavailable, unavailableMessage(t)), nil
 	}
-	res, err := t.Domain.upstream.CallTool(ctx, &mcp.CallToolParams{Name: t.UpstreamName, Arguments: arguments})
+	res, err := g.callTool(ctx, req, t, arguments)
 	if err != nil {
 		return g.callError(ctx, t, err), nil
 	}
@@ -94,7 +94,7 @@ func (g *Gateway) callError(ctx context.Context, t *Tool, err error) *mcp.CallTo
 		return errorResult(ErrTimeout, fmt.Sprintf("The call to '%s' was cancelled.", t.Name))
 	case errors.Is(err, context.DeadlineExceeded):
 		g.logger.Warn("upstream call timed out", zap.String("tool", t.Name), zap.Error(err))
-		return errorResult(ErrTimeout, fmt.Sprintf("Tool '%s' did not answer within %s. It may still be running upstream; retry later or try another tool.", t.Name, t.Domain.upstream.conn.CallTimeout()))
+		return errorResult(ErrTimeout, fmt.Sprintf("Tool '%s' did not answer within %s. It may still be running upstream; retry later or try another tool.", t.Name, g.upstreamConfig[t.Domain.Name].CallTimeout()))
 	default:
 		// A JSON-RPC error from the upstream (invalid params, unknown
 		// tool, internal error): its message is meant for the caller.

@@ -1,7 +1,8 @@
 // Package gateway is an MCP gateway usable without Caddy: it connects to
 // upstream MCP servers, merges their tools into one catalog, and serves MCP
-// clients the three meta-tools (discover_tools, get_tool_schema,
-// execute_tool) over that catalog.
+// clients either the three meta-tools (discover_tools, get_tool_schema,
+// execute_tool) over that catalog, or the upstreams' own tools, resources
+// and prompts, or both.
 package gateway
 
 import (
@@ -16,14 +17,17 @@ import (
 	"go.uber.org/zap"
 )
 
-// Gateway serves one merged catalog of upstream tools through the
-// meta-tools. Its catalog is an immutable snapshot, rebuilt off the request
-// path whenever an upstream's state or tool list changes.
+// Gateway serves one merged catalog of upstream tools. Its catalog is an
+// immutable snapshot, rebuilt off the request path whenever an upstream's
+// state or lists change; in passthrough and hybrid mode the MCP server's
+// own tools, resources and prompts follow each new snapshot.
 type Gateway struct {
-	cfg       Config
-	upstreams []*Upstream // one per cfg.Upstreams entry, same order
-	logger    *zap.Logger
-	server    *mcp.Server
+	cfg            Config
+	opts           Options
+	upstreams      []*Upstream // one per cfg.Upstreams entry, same order
+	upstreamConfig map[string]*UpstreamConfig
+	logger         *zap.Logger
+	server         *mcp.Server
 
 	catalog   atomic.Pointer[Catalog]
 	rebuildMu sync.Mutex // serialises rebuilds, so a newer snapshot is never replaced by an older one
@@ -32,9 +36,11 @@ type Gateway struct {
 	done      chan struct{}
 	unsub     []func()
 
-	started     chan struct{}
-	createdAt   time.Time
-	startupWait time.Duration
+	started   chan struct{}
+	createdAt time.Time
+
+	clients clientSessions
+	exposed exposure
 }
 
 // Options are the parts of a gateway that are not config.
@@ -46,18 +52,21 @@ type Options struct {
 	// StartupWait bounds how long the first requests wait for upstreams'
 	// first connection attempts. Zero means DefaultStartupWait.
 	StartupWait time.Duration
+	// Stateless says the server is served without sessions, so a client
+	// cannot have upstream sessions of its own.
+	Stateless bool
 }
 
 // DefaultStartupWait is how long early requests wait for upstreams still
 // making their first connection attempt (a stdio server fetched by npx
-// can take seconds). Upstreams still connecting after it keep trying in the
-// background and discover_tools reports them as connecting.
+// can take seconds). Upstreams still connecting after it keep trying in
+// the background and discover_tools reports them as connecting.
 const DefaultStartupWait = 15 * time.Second
 
 // New makes a gateway for cfg over upstreams, which must hold one live
-// Upstream per cfg.Upstreams entry, in the same order. The caller owns the
-// upstreams (they may outlive the gateway, e.g. across config reloads) and
-// must call Close when done with the gateway.
+// discovery Upstream per cfg.Upstreams entry, in the same order. The
+// caller owns the upstreams (they may outlive the gateway, e.g. across
+// config reloads) and must call Close when done with the gateway.
 func New(cfg Config, upstreams []*Upstream, opts Options) (*Gateway, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -65,45 +74,72 @@ func New(cfg Config, upstreams []*Upstream, opts Options) (*Gateway, error) {
 	if len(upstreams) != len(cfg.Upstreams) {
 		return nil, fmt.Errorf("gateway: %d upstreams for %d upstream configs", len(upstreams), len(cfg.Upstreams))
 	}
-	logger := opts.Logger
-	if logger == nil {
-		logger = zap.NewNop()
+	if opts.Logger == nil {
+		opts.Logger = zap.NewNop()
+	}
+	if opts.StartupWait == 0 {
+		opts.StartupWait = DefaultStartupWait
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	g := &Gateway{
-		cfg:         cfg,
-		upstreams:   upstreams,
-		logger:      logger,
-		rebuild:     make(chan struct{}, 1),
-		cancel:      cancel,
-		done:        make(chan struct{}),
-		started:     make(chan struct{}),
-		createdAt:   time.Now(),
-		startupWait: opts.StartupWait,
+		cfg:            cfg,
+		opts:           opts,
+		upstreams:      upstreams,
+		upstreamConfig: make(map[string]*UpstreamConfig),
+		logger:         opts.Logger,
+		rebuild:        make(chan struct{}, 1),
+		cancel:         cancel,
+		done:           make(chan struct{}),
+		started:        make(chan struct{}),
+		createdAt:      time.Now(),
+		clients:        clientSessions{byClient: make(map[*mcp.ServerSession]*clientState)},
 	}
-	if g.startupWait == 0 {
-		g.startupWait = DefaultStartupWait
+	for _, u := range cfg.Upstreams {
+		g.upstreamConfig[u.Name] = u
+	}
+	g.server = mcp.NewServer(&mcp.Implementation{Name: "caddy-mcp-gateway", Title: "Caddy MCP Gateway", Version: Version}, g.serverOptions())
+	g.server.AddReceivingMiddleware(g.relayLogLevel)
+	if cfg.EffectiveMode() != ModePassthrough {
+		tools := metaTools()
+		handlers := []mcp.ToolHandler{g.discoverTools, g.getToolSchema, g.executeTool}
+		for i, t := range tools {
+			g.server.AddTool(t, handlers[i])
+		}
 	}
 	g.rebuildCatalog()
 	for _, u := range upstreams {
-		g.unsub = append(g.unsub, u.OnChange(g.requestRebuild))
-	}
-	instructions := cfg.Instructions
-	if instructions == "" {
-		instructions = defaultInstructions(cfg.Upstreams)
-	}
-	g.server = mcp.NewServer(&mcp.Implementation{Name: "caddy-mcp-gateway", Title: "Caddy MCP Gateway", Version: Version}, &mcp.ServerOptions{
-		Instructions: instructions,
-		Logger:       opts.SDKLogger,
-	})
-	tools := metaTools()
-	handlers := []mcp.ToolHandler{g.discoverTools, g.getToolSchema, g.executeTool}
-	for i, t := range tools {
-		g.server.AddTool(t, handlers[i])
+		g.unsub = append(g.unsub, u.OnChange(g.requestRebuild), u.OnResourceUpdated(g.resourceUpdated))
 	}
 	go g.rebuildLoop(ctx)
 	go g.watchStartup(ctx)
 	return g, nil
+}
+
+// serverOptions are the MCP server's: its instructions, and in
+// passthrough mode the capabilities and handlers of resources, prompts and
+// completions.
+func (g *Gateway) serverOptions() *mcp.ServerOptions {
+	opts := &mcp.ServerOptions{Instructions: g.cfg.Instructions, Logger: g.opts.SDKLogger}
+	switch g.cfg.EffectiveMode() {
+	case ModePassthrough:
+		if opts.Instructions == "" {
+			opts.Instructions = passthroughInstructions(g.cfg.Upstreams)
+		}
+		opts.Capabilities = &mcp.ServerCapabilities{
+			Logging:   &mcp.LoggingCapabilities{},
+			Tools:     &mcp.ToolCapabilities{ListChanged: true},
+			Resources: &mcp.ResourceCapabilities{ListChanged: true, Subscribe: true},
+			Prompts:   &mcp.PromptCapabilities{ListChanged: true},
+		}
+		opts.CompletionHandler = g.complete
+		opts.SubscribeHandler = g.subscribe
+		opts.UnsubscribeHandler = g.unsubscribe
+	default:
+		if opts.Instructions == "" {
+			opts.Instructions = defaultInstructions(g.cfg.Upstreams)
+		}
+	}
+	return opts
 }
 
 // Server is the MCP server clients talk to; serve it with any go-sdk
@@ -127,7 +163,7 @@ func (g *Gateway) awaitStartup(ctx context.Context) {
 		return
 	default:
 	}
-	wait := time.Until(g.createdAt.Add(g.startupWait))
+	wait := time.Until(g.createdAt.Add(g.opts.StartupWait))
 	if wait <= 0 {
 		return
 	}
@@ -153,13 +189,15 @@ func (g *Gateway) watchStartup(ctx context.Context) {
 	close(g.started)
 }
 
-// Close stops the gateway's own work. It does not close the upstreams.
+// Close stops the gateway's own work and closes the upstream sessions
+// clients had of their own. It does not close the shared upstreams.
 func (g *Gateway) Close() error {
 	for _, f := range g.unsub {
 		f()
 	}
 	g.cancel()
 	<-g.done
+	g.closeClients()
 	return nil
 }
 
@@ -189,5 +227,9 @@ func (g *Gateway) rebuildCatalog() {
 	for i, u := range g.upstreams {
 		sources[i] = domainSource{cfg: g.cfg.Upstreams[i], status: u.Status(), upstream: u}
 	}
-	g.catalog.Store(buildCatalog(sources))
+	c := buildCatalog(sources)
+	g.catalog.Store(c)
+	if g.cfg.EffectiveMode() != ModeMeta {
+		g.expose(c)
+	}
 }

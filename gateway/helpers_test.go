@@ -65,7 +65,7 @@ func startGateway(t *testing.T, cfg Config) *testGateway {
 	logger := zaptest.NewLogger(t)
 	ups := make([]*Upstream, len(cfg.Upstreams))
 	for i, u := range cfg.Upstreams {
-		ups[i] = NewUpstream(u.Connection, logger.Named(u.Name))
+		ups[i] = NewUpstream(u.Connection, UpstreamOptions{Logger: logger.Named(u.Name), Discovery: true})
 	}
 	g, err := New(cfg, ups, Options{Logger: logger})
 	if err != nil {

@@ -48,3 +48,27 @@ func summarizeTo(s string, n int) string {
 	}
 	return s
 }
+
+// passthroughInstructions tells a client in passthrough mode where the
+// tools come from.
+func passthroughInstructions(upstreams []*UpstreamConfig) string {
+	var b strings.Builder
+	b.WriteString("Tools, resources and prompts of these MCP servers")
+	for i, u := range upstreams {
+		if i == maxInstructionDomains {
+			b.WriteString(", …")
+			break
+		}
+		if i == 0 {
+			b.WriteString(": ")
+		} else {
+			b.WriteString(", ")
+		}
+		b.WriteString(u.Name)
+		if p := u.EffectivePrefix(); p != "" {
+			b.WriteString(" (names start with " + p + ")")
+		}
+	}
+	b.WriteString(".")
+	return b.String()
+}

@@ -8,7 +8,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/zap"
 )
@@ -17,12 +16,6 @@ import (
 // Pinning it skips the SDK's discovery round trip; servers that speak only
 // an older version negotiate down from it.
 const upstreamProtocolVersion = "2025-11-25"
-
-// Limits on what an upstream may send in tools/list.
-const (
-	maxToolPages = 1000
-	maxTools     = 100_000
-)
 
 // Reconnect backoff bounds.
 const (
@@ -36,7 +29,7 @@ type State int32
 const (
 	// StateConnecting: the first connection attempt is under way.
 	StateConnecting State = iota
-	// StateReady: connected, tools listed, calls go through.
+	// StateReady: connected, lists read, calls go through.
 	StateReady
 	// StateDown: the last attempt failed or the session ended; the upstream
 	// is retried with backoff and calls fail fast meanwhile.
@@ -62,52 +55,79 @@ func (s State) String() string {
 // UpstreamStatus is a snapshot of an upstream connection.
 type UpstreamStatus struct {
 	State State
-	// Tools is the last tool list the upstream sent (kept while it is down,
-	// so its domain still shows what it offers).
-	Tools []*mcp.Tool
+	// Tools, Resources, ResourceTemplates and Prompts are the last lists
+	// the upstream sent (kept while it is down, so its domain still shows
+	// what it offers). Only a discovery connection reads them.
+	Tools             []*mcp.Tool
+	Resources         []*mcp.Resource
+	ResourceTemplates []*mcp.ResourceTemplate
+	Prompts           []*mcp.Prompt
 	// LastError is why the upstream is down, if it is.
 	LastError error
-	// RefreshedAt is when Tools was last read.
+	// RefreshedAt is when the lists were last read.
 	RefreshedAt time.Time
-	// Server and Instructions are what the upstream said of itself on
-	// initialize.
+	// Server, Instructions and Capabilities are what the upstream said of
+	// itself on initialize.
 	Server       *mcp.Implementation
 	Instructions string
+	Capabilities *mcp.ServerCapabilities
+}
+
+// UpstreamOptions shape an upstream connection.
+type UpstreamOptions struct {
+	// Logger gets the connection's logs; nil discards them.
+	Logger *zap.Logger
+	// Discovery makes this the connection the catalog is read from: it
+	// lists the upstream's tools, resources and prompts and keeps them
+	// fresh on list_changed notifications.
+	Discovery bool
+	// Relay, if set, makes this connection one client's own: it advertises
+	// that client's capabilities and hands the upstream's requests and
+	// notifications to the relay.
+	Relay *Relay
+	// OnConnect runs on each new session, before it is used.
+	OnConnect func(context.Context, *mcp.ClientSession)
 }
 
 // Upstream is a live connection to one upstream MCP server. It connects in
-// the background, lists the server's tools (following pagination), keeps the
-// list fresh on notifications/tools/list_changed, reconnects with backoff
-// when the session ends, and calls tools. It is safe for concurrent use and
-// may be shared by several gateways (across config reloads, for instance).
+// the background, reconnects with backoff when the session ends, and makes
+// calls on the current session; a discovery connection also keeps the
+// upstream's lists. It is safe for concurrent use and may be shared by
+// several gateways (across config reloads, for instance).
 type Upstream struct {
 	conn   Connection
+	opts   UpstreamOptions
 	logger *zap.Logger
 	client *mcp.Client
 
 	ctx     context.Context // ends with Close
 	cancel  context.CancelFunc
-	refresh chan struct{}      // a tools/list_changed arrived
+	refresh chan struct{}      // a list_changed arrived
 	broken  chan brokenSession // a call found the connection failed
 	started chan struct{}      // closed when the first attempt has ended
 	done    chan struct{}      // closed when run returns
+
+	progress   sync.Map // progress token -> func(*mcp.ProgressNotificationParams)
+	progressID uint64   // under mu
 
 	mu        sync.Mutex
 	status    UpstreamStatus
 	session   *mcp.ClientSession
 	listeners map[int]func()
+	updates   map[int]func(*mcp.ResourceUpdatedNotificationParams)
 	nextID    int
 }
 
 // NewUpstream returns an upstream for conn and starts connecting to it.
-func NewUpstream(conn Connection, logger *zap.Logger) *Upstream {
-	if logger == nil {
-		logger = zap.NewNop()
+func NewUpstream(conn Connection, opts UpstreamOptions) *Upstream {
+	if opts.Logger == nil {
+		opts.Logger = zap.NewNop()
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	u := &Upstream{
 		conn:      conn,
-		logger:    logger,
+		opts:      opts,
+		logger:    opts.Logger,
 		ctx:       ctx,
 		cancel:    cancel,
 		refresh:   make(chan struct{}, 1),
@@ -115,19 +135,55 @@ func NewUpstream(conn Connection, logger *zap.Logger) *Upstream {
 		started:   make(chan struct{}),
 		done:      make(chan struct{}),
 		listeners: make(map[int]func()),
+		updates:   make(map[int]func(*mcp.ResourceUpdatedNotificationParams)),
 	}
-	u.client = mcp.NewClient(&mcp.Implementation{Name: "caddy-mcp-gateway", Version: Version}, &mcp.ClientOptions{
-		Capabilities: &mcp.ClientCapabilities{},
-		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
-			// Never list tools from inside a notification handler: signal.
-			select {
-			case u.refresh <- struct{}{}:
-			default:
-			}
-		},
-	})
+	u.client = mcp.NewClient(&mcp.Implementation{Name: "caddy-mcp-gateway", Version: Version}, u.clientOptions())
+	if opts.Relay != nil {
+		opts.Relay.install(u.client)
+	}
 	go u.run()
 	return u
+}
+
+// clientOptions are the upstream client's capabilities and handlers: list
+// changes refresh a discovery connection, progress goes to the call that
+// asked for it, resource updates to OnResourceUpdated's subscribers, and
+// everything a client must answer or see to the relay, if any.
+func (u *Upstream) clientOptions() *mcp.ClientOptions {
+	signal := func() {
+		// Never list from inside a notification handler: signal the loop.
+		select {
+		case u.refresh <- struct{}{}:
+		default:
+		}
+	}
+	opts := &mcp.ClientOptions{
+		Capabilities:                &mcp.ClientCapabilities{},
+		ProgressNotificationHandler: u.routeProgress,
+		ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
+			u.mu.Lock()
+			subs := make([]func(*mcp.ResourceUpdatedNotificationParams), 0, len(u.updates))
+			for _, f := range u.updates {
+				subs = append(subs, f)
+			}
+			u.mu.Unlock()
+			for _, f := range subs {
+				f(req.Params)
+			}
+		},
+		LoggingMessageHandler: func(_ context.Context, req *mcp.LoggingMessageRequest) {
+			u.logger.Debug("upstream log message", zap.String("level", string(req.Params.Level)), zap.Any("data", req.Params.Data))
+		},
+	}
+	if u.opts.Discovery {
+		opts.ToolListChangedHandler = func(context.Context, *mcp.ToolListChangedRequest) { signal() }
+		opts.PromptListChangedHandler = func(context.Context, *mcp.PromptListChangedRequest) { signal() }
+		opts.ResourceListChangedHandler = func(context.Context, *mcp.ResourceListChangedRequest) { signal() }
+	}
+	if u.opts.Relay != nil {
+		u.opts.Relay.configure(opts)
+	}
+	return opts
 }
 
 // Status returns a snapshot of the connection.
@@ -141,14 +197,14 @@ func (u *Upstream) Status() UpstreamStatus {
 // failed.
 func (u *Upstream) Started() <-chan struct{} { return u.started }
 
-// OnChange registers f to be called after the state or the tool list
-// changes. f must not block. The returned function unregisters it.
+// OnChange registers f to be called after the state or the lists change.
+// f must not block. The returned function unregisters it.
 func (u *Upstream) OnChange(f func()) (cancel func()) {
 	u.mu.Lock()
+	defer u.mu.Unlock()
 	id := u.nextID
 	u.nextID++
 	u.listeners[id] = f
-	u.mu.Unlock()
 	return func() {
 		u.mu.Lock()
 		delete(u.listeners, id)
@@ -156,92 +212,19 @@ func (u *Upstream) OnChange(f func()) (cancel func()) {
 	}
 }
 
-// brokenSession is a session a call found broken, and why.
-type brokenSession struct {
-	session *mcp.ClientSession
-	err     error
-}
-
-// UnavailableError is returned for calls to an upstream that is down.
-type UnavailableError struct {
-	State  State
-	Reason error
-}
-
-func (e *UnavailableError) Error() string {
-	if e.Reason != nil {
-		return fmt.Sprintf("upstream %s: %v", e.State, e.Reason)
-	}
-	return "upstream " + e.State.String()
-}
-
-func (e *UnavailableError) Unwrap() error { return e.Reason }
-
-// CallTool calls a tool on the upstream, within the upstream's timeout. While
-// the first connection attempt is under way it waits for it; when the
-// upstream is down it fails at once with an *UnavailableError.
-func (u *Upstream) CallTool(ctx context.Context, params *mcp.CallToolParams) (*mcp.CallToolResult, error) {
-	ctx, cancel := context.WithTimeout(ctx, u.conn.CallTimeout())
-	defer cancel()
-	select {
-	case <-u.started:
-	case <-ctx.Done():
-		return nil, &UnavailableError{State: StateConnecting, Reason: errors.New("still connecting")}
-	}
+// OnResourceUpdated registers f to be called with the upstream's
+// notifications/resources/updated. The returned function unregisters it.
+func (u *Upstream) OnResourceUpdated(f func(*mcp.ResourceUpdatedNotificationParams)) (cancel func()) {
 	u.mu.Lock()
-	session, status := u.session, u.status
-	u.mu.Unlock()
-	if session == nil || status.State != StateReady {
-		return nil, &UnavailableError{State: status.State, Reason: status.LastError}
+	defer u.mu.Unlock()
+	id := u.nextID
+	u.nextID++
+	u.updates[id] = f
+	return func() {
+		u.mu.Lock()
+		delete(u.updates, id)
+		u.mu.Unlock()
 	}
-	res, err := session.CallTool(ctx, params)
-	if err != nil && isTransportFailure(err) {
-		// The connection, not the call, failed: reconnect, and fail fast
-		// until that works.
-		select {
-		case u.broken <- brokenSession{session, err}:
-		default:
-		}
-		return nil, &UnavailableError{State: StateDown, Reason: err}
-	}
-	return res, err
-}
-
-// isTransportFailure reports whether err means the connection to the
-// upstream failed, as opposed to the upstream answering with a JSON-RPC
-// error or the call running out of time.
-func isTransportFailure(err error) bool {
-	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
-		return false
-	}
-	return !peerAnswered(err)
-}
-
-// codeRejectedByTransport is the code the SDK gives a request its transport
-// could not deliver (connection refused, ...): a failure of the connection,
-// not an answer from the upstream.
-const codeRejectedByTransport = -32005
-
-// peerAnswered reports whether err holds a JSON-RPC error the upstream
-// itself sent.
-func peerAnswered(err error) bool {
-	var wire *jsonrpc.Error
-	if errors.As(err, &wire) && wire.Code != codeRejectedByTransport {
-		return true
-	}
-	switch e := err.(type) {
-	case interface{ Unwrap() error }:
-		if inner := e.Unwrap(); inner != nil {
-			return peerAnswered(inner)
-		}
-	case interface{ Unwrap() []error }:
-		for _, inner := range e.Unwrap() {
-			if peerAnswered(inner) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // Close ends the connection (and a stdio upstream's processes) and waits
@@ -293,8 +276,8 @@ func (u *Upstream) run() {
 	}
 }
 
-// serveOnce connects, lists tools, and serves refreshes until the session
-// ends. It reports whether it got as far as a ready session.
+// serveOnce connects, reads the lists, and serves refreshes until the
+// session ends. It reports whether it got as far as a ready session.
 func (u *Upstream) serveOnce() (connected bool, err error) {
 	transport, cmd, err := newTransport(&u.conn, u.logger)
 	if err != nil {
@@ -316,11 +299,12 @@ func (u *Upstream) serveOnce() (connected bool, err error) {
 		return false, fmt.Errorf("connecting: %w", err)
 	}
 	defer session.Close()
-	ctx, cancel := context.WithTimeout(u.ctx, u.conn.CallTimeout())
-	tools, err := listTools(ctx, session)
-	cancel()
+	if u.opts.OnConnect != nil {
+		u.opts.OnConnect(u.ctx, session)
+	}
+	lists, err := u.readLists(session)
 	if err != nil {
-		return false, fmt.Errorf("listing tools: %w", err)
+		return false, err
 	}
 	u.mu.Lock()
 	u.session = session
@@ -332,13 +316,16 @@ func (u *Upstream) serveOnce() (connected bool, err error) {
 	}()
 	init := session.InitializeResult()
 	u.setStatus(func(s *UpstreamStatus) {
-		*s = UpstreamStatus{State: StateReady, Tools: tools, RefreshedAt: time.Now()}
+		*s = lists
+		s.State, s.RefreshedAt = StateReady, time.Now()
 		if init != nil {
-			s.Server, s.Instructions = init.ServerInfo, init.Instructions
+			s.Server, s.Instructions, s.Capabilities = init.ServerInfo, init.Instructions, init.Capabilities
 		}
 	})
 	u.markStarted()
-	u.logger.Info("upstream ready", zap.Int("tools", len(tools)))
+	if u.opts.Discovery {
+		u.logger.Info("upstream ready", zap.Int("tools", len(lists.Tools)), zap.Int("resources", len(lists.Resources)), zap.Int("prompts", len(lists.Prompts)))
+	}
 
 	ended := make(chan error, 1)
 	go func() { ended <- session.Wait() }()
@@ -353,48 +340,51 @@ func (u *Upstream) serveOnce() (connected bool, err error) {
 				return true, fmt.Errorf("connection failed during a call: %w", b.err)
 			}
 		case <-u.refresh:
-			ctx, cancel := context.WithTimeout(u.ctx, u.conn.CallTimeout())
-			tools, err := listTools(ctx, session)
-			cancel()
+			lists, err := u.readLists(session)
 			if err != nil {
-				u.logger.Warn("refreshing tools after list_changed", zap.Error(err))
+				u.logger.Warn("refreshing lists after list_changed", zap.Error(err))
 				continue
 			}
-			u.setStatus(func(s *UpstreamStatus) { s.Tools, s.RefreshedAt = tools, time.Now() })
-			u.logger.Info("upstream tools refreshed", zap.Int("tools", len(tools)))
+			u.setStatus(func(s *UpstreamStatus) {
+				s.Tools, s.Resources, s.ResourceTemplates, s.Prompts = lists.Tools, lists.Resources, lists.ResourceTemplates, lists.Prompts
+				s.RefreshedAt = time.Now()
+			})
+			u.logger.Info("upstream lists refreshed", zap.Int("tools", len(lists.Tools)), zap.Int("resources", len(lists.Resources)), zap.Int("prompts", len(lists.Prompts)))
 		}
 	}
 }
 
-// listTools reads the whole tool list, page by page, refusing a list that
-// never ends.
-func listTools(ctx context.Context, session *mcp.ClientSession) ([]*mcp.Tool, error) {
-	var tools []*mcp.Tool
-	params := &mcp.ListToolsParams{}
-	seen := make(map[string]bool)
-	for range maxToolPages {
-		res, err := session.ListTools(ctx, params)
-		if err != nil {
-			return nil, err
-		}
-		for _, t := range res.Tools {
-			if t != nil && t.Name != "" {
-				tools = append(tools, t)
-			}
-		}
-		if len(tools) > maxTools {
-			return nil, fmt.Errorf("more than %d tools", maxTools)
-		}
-		if res.NextCursor == "" {
-			return tools, nil
-		}
-		if seen[res.NextCursor] {
-			return nil, fmt.Errorf("tools/list pagination loops (cursor %q repeats)", res.NextCursor)
-		}
-		seen[res.NextCursor] = true
-		params = &mcp.ListToolsParams{Cursor: res.NextCursor}
+// readLists reads, on a discovery connection, every list the upstream
+// offers (by its capabilities), within the upstream's timeout.
+func (u *Upstream) readLists(session *mcp.ClientSession) (UpstreamStatus, error) {
+	var st UpstreamStatus
+	if !u.opts.Discovery {
+		return st, nil
 	}
-	return nil, fmt.Errorf("tools/list has more than %d pages", maxToolPages)
+	ctx, cancel := context.WithTimeout(u.ctx, u.conn.CallTimeout())
+	defer cancel()
+	caps := &mcp.ServerCapabilities{}
+	if init := session.InitializeResult(); init != nil && init.Capabilities != nil {
+		caps = init.Capabilities
+	}
+	var err error
+	if st.Tools, err = listAll(ctx, toolPages(session)); err != nil {
+		return st, fmt.Errorf("listing tools: %w", err)
+	}
+	if caps.Resources != nil {
+		if st.Resources, err = listAll(ctx, resourcePages(session)); err != nil {
+			return st, fmt.Errorf("listing resources: %w", err)
+		}
+		if st.ResourceTemplates, err = listAll(ctx, templatePages(session)); err != nil {
+			return st, fmt.Errorf("listing resource templates: %w", err)
+		}
+	}
+	if caps.Prompts != nil {
+		if st.Prompts, err = listAll(ctx, promptPages(session)); err != nil {
+			return st, fmt.Errorf("listing prompts: %w", err)
+		}
+	}
+	return st, nil
 }
 
 func (u *Upstream) setStatus(change func(*UpstreamStatus)) {

@@ -31,7 +31,7 @@ func StartInProcess(servers []*Server) (*InProcess, error) {
 		ip.closers = append(ip.closers, ts.Close)
 		u := &gateway.UpstreamConfig{Name: s.Domain, Connection: gateway.Connection{URL: ts.URL}}
 		cfg.Upstreams = append(cfg.Upstreams, u)
-		up := gateway.NewUpstream(u.Connection, nil)
+		up := gateway.NewUpstream(u.Connection, gateway.UpstreamOptions{Discovery: true})
 		ip.Upstreams = append(ip.Upstreams, up)
 		ip.closers = append(ip.closers, func() { up.Close() })
 	}

@@ -1,0 +1,52 @@
+package gateway
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// callTool calls tool t upstream on behalf of a client's tools/call (of
+// execute_tool or of a passthrough tool), in full duplex: through the
+// client's own upstream session for a per_client upstream; with the
+// client's progress token honoured (the upstream call gets a token of its
+// own, mapped back); with the client's _meta passed on; and cancelled when
+// the client cancels.
+func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, t *Tool, arguments json.RawMessage) (*mcp.CallToolResult, error) {
+	u, relay := g.upstreamFor(req.Session, t.Domain)
+	if relay != nil {
+		defer relay.track(ctx)()
+	}
+	var onProgress func(*mcp.ProgressNotificationParams)
+	if token := req.Params.GetProgressToken(); token != nil && req.Session != nil {
+		onProgress = func(p *mcp.ProgressNotificationParams) {
+			_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
+				ProgressToken: token, Progress: p.Progress, Total: p.Total, Message: p.Message,
+			})
+		}
+	}
+	params := &mcp.CallToolParams{Meta: forwardedMeta(req.Params.Meta), Name: t.UpstreamName, Arguments: arguments}
+	return u.CallTool(ctx, params, onProgress)
+}
+
+// forwardedMeta is the client's _meta without what belongs to the
+// client's own connection: its progress token (the upstream call gets its
+// own) and the protocol's reserved keys (protocol version, client info,
+// ..., which the gateway's upstream session states for itself).
+func forwardedMeta(m mcp.Meta) mcp.Meta {
+	if len(m) == 0 {
+		return nil
+	}
+	out := make(mcp.Meta, len(m))
+	for k, v := range m {
+		if k != "progressToken" && !strings.HasPrefix(k, "io.modelcontextprotocol/") {
+			out[k] = v
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}

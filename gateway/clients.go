@@ -1,0 +1,157 @@
+package gateway
+
+import (
+	"context"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.uber.org/zap"
+)
+
+// Session modes of an upstream.
+const (
+	// SessionShared: one upstream session serves every client (the
+	// default): efficient, for stateless tools. Progress still reaches the
+	// calling client; server-to-client requests are not possible.
+	SessionShared = "shared"
+	// SessionPerClient: each client session gets its own upstream session,
+	// created on first use and closed with the client's session; the
+	// upstream sees the client's capabilities and its requests (sampling,
+	// elicitation, roots) and log messages reach that client.
+	SessionPerClient = "per_client"
+)
+
+// clientSessions holds each client session's own upstream sessions and
+// logging level.
+type clientSessions struct {
+	mu       sync.Mutex
+	byClient map[*mcp.ServerSession]*clientState
+	closed   bool
+}
+
+type clientState struct {
+	mu        sync.Mutex
+	level     mcp.LoggingLevel
+	upstreams map[string]*clientUpstream // by domain name
+}
+
+type clientUpstream struct {
+	upstream *Upstream
+	relay    *Relay
+}
+
+// upstreamFor returns the upstream session a client's call to domain d
+// goes through: the client's own for a per_client upstream (with the relay
+// that connects it to the client), else the shared one.
+func (g *Gateway) upstreamFor(ss *mcp.ServerSession, d *Domain) (*Upstream, *Relay) {
+	cfg := g.upstreamConfig[d.Name]
+	if ss == nil || cfg == nil || cfg.Session != SessionPerClient || g.opts.Stateless {
+		return d.upstream, nil
+	}
+	state := g.clientState(ss)
+	if state == nil {
+		return d.upstream, nil // the gateway is closing
+	}
+	state.mu.Lock()
+	defer state.mu.Unlock()
+	if cu, ok := state.upstreams[d.Name]; ok {
+		return cu.upstream, cu.relay
+	}
+	relay := newRelay(ss)
+	level := state.level
+	u := NewUpstream(cfg.Connection, UpstreamOptions{
+		Logger: g.logger.With(zap.String("upstream", d.Name), zap.String("client_session", ss.ID())),
+		Relay:  relay,
+		OnConnect: func(ctx context.Context, s *mcp.ClientSession) {
+			if level != "" {
+				_ = s.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: level})
+			}
+		},
+	})
+	state.upstreams[d.Name] = &clientUpstream{upstream: u, relay: relay}
+	return u, relay
+}
+
+// clientState returns the state of a client session, creating it (and a
+// watcher that closes the client's upstream sessions when its session
+// ends) on first use; nil once the gateway is closed.
+func (g *Gateway) clientState(ss *mcp.ServerSession) *clientState {
+	g.clients.mu.Lock()
+	defer g.clients.mu.Unlock()
+	if g.clients.closed {
+		return nil
+	}
+	if st, ok := g.clients.byClient[ss]; ok {
+		return st
+	}
+	st := &clientState{upstreams: make(map[string]*clientUpstream)}
+	g.clients.byClient[ss] = st
+	go func() {
+		_ = ss.Wait()
+		g.dropClient(ss)
+	}()
+	return st
+}
+
+// dropClient closes the upstream sessions of a client session that ended.
+func (g *Gateway) dropClient(ss *mcp.ServerSession) {
+	g.clients.mu.Lock()
+	st := g.clients.byClient[ss]
+	delete(g.clients.byClient, ss)
+	g.clients.mu.Unlock()
+	if st != nil {
+		st.close()
+	}
+}
+
+func (st *clientState) close() {
+	st.mu.Lock()
+	ups := st.upstreams
+	st.upstreams = map[string]*clientUpstream{}
+	st.mu.Unlock()
+	for _, cu := range ups {
+		_ = cu.upstream.Close()
+	}
+}
+
+// closeClients closes every client's own upstream sessions, for Close.
+func (g *Gateway) closeClients() {
+	g.clients.mu.Lock()
+	g.clients.closed = true
+	states := g.clients.byClient
+	g.clients.byClient = map[*mcp.ServerSession]*clientState{}
+	g.clients.mu.Unlock()
+	for _, st := range states {
+		st.close()
+	}
+}
+
+// relayLogLevel is receiving middleware: when a client sets its logging
+// level, its own upstream sessions get the same level, now and when they
+// are created later.
+func (g *Gateway) relayLogLevel(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if err != nil || method != "logging/setLevel" {
+			return res, err
+		}
+		ss, _ := req.GetSession().(*mcp.ServerSession)
+		params, _ := req.GetParams().(*mcp.SetLoggingLevelParams)
+		if ss == nil || params == nil {
+			return res, err
+		}
+		if st := g.clientState(ss); st != nil {
+			st.mu.Lock()
+			st.level = params.Level
+			ups := make([]*Upstream, 0, len(st.upstreams))
+			for _, cu := range st.upstreams {
+				ups = append(ups, cu.upstream)
+			}
+			st.mu.Unlock()
+			for _, u := range ups {
+				_ = u.SetLoggingLevel(ctx, params.Level)
+			}
+		}
+		return res, err
+	}
+}

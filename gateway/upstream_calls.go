@@ -1,0 +1,187 @@
+package gateway
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// brokenSession is a session a call found broken, and why.
+type brokenSession struct {
+	session *mcp.ClientSession
+	err     error
+}
+
+// UnavailableError is returned for calls to an upstream that is down.
+type UnavailableError struct {
+	State  State
+	Reason error
+}
+
+func (e *UnavailableError) Error() string {
+	if e.Reason != nil {
+		return fmt.Sprintf("upstream %s: %v", e.State, e.Reason)
+	}
+	return "upstream " + e.State.String()
+}
+
+func (e *UnavailableError) Unwrap() error { return e.Reason }
+
+// withSession runs f on the current session, within the upstream's
+// timeout. While the first connection attempt is under way it waits for
+// it; when the upstream is down it fails at once with an
+// *UnavailableError. A failure of the connection itself (as opposed to an
+// error the upstream answered with) makes the upstream reconnect and is
+// returned as an *UnavailableError too.
+func (u *Upstream) withSession(ctx context.Context, f func(context.Context, *mcp.ClientSession) error) error {
+	ctx, cancel := context.WithTimeout(ctx, u.conn.CallTimeout())
+	defer cancel()
+	select {
+	case <-u.started:
+	case <-ctx.Done():
+		return &UnavailableError{State: StateConnecting, Reason: errors.New("still connecting")}
+	}
+	u.mu.Lock()
+	session, status := u.session, u.status
+	u.mu.Unlock()
+	if session == nil || status.State != StateReady {
+		return &UnavailableError{State: status.State, Reason: status.LastError}
+	}
+	err := f(ctx, session)
+	if err != nil && isTransportFailure(err) {
+		select {
+		case u.broken <- brokenSession{session, err}:
+		default:
+		}
+		return &UnavailableError{State: StateDown, Reason: err}
+	}
+	return err
+}
+
+// CallTool calls a tool on the upstream. If onProgress is set, the call
+// carries a progress token of the upstream's own and the upstream's
+// progress notifications for it are handed to onProgress.
+func (u *Upstream) CallTool(ctx context.Context, params *mcp.CallToolParams, onProgress func(*mcp.ProgressNotificationParams)) (*mcp.CallToolResult, error) {
+	if onProgress != nil {
+		token := u.newProgressToken()
+		params.SetProgressToken(token)
+		u.progress.Store(token, onProgress)
+		defer u.progress.Delete(token)
+	}
+	var res *mcp.CallToolResult
+	err := u.withSession(ctx, func(ctx context.Context, s *mcp.ClientSession) (err error) {
+		res, err = s.CallTool(ctx, params)
+		return err
+	})
+	return res, err
+}
+
+// ReadResource reads a resource from the upstream.
+func (u *Upstream) ReadResource(ctx context.Context, params *mcp.ReadResourceParams) (*mcp.ReadResourceResult, error) {
+	var res *mcp.ReadResourceResult
+	err := u.withSession(ctx, func(ctx context.Context, s *mcp.ClientSession) (err error) {
+		res, err = s.ReadResource(ctx, params)
+		return err
+	})
+	return res, err
+}
+
+// GetPrompt gets a prompt from the upstream.
+func (u *Upstream) GetPrompt(ctx context.Context, params *mcp.GetPromptParams) (*mcp.GetPromptResult, error) {
+	var res *mcp.GetPromptResult
+	err := u.withSession(ctx, func(ctx context.Context, s *mcp.ClientSession) (err error) {
+		res, err = s.GetPrompt(ctx, params)
+		return err
+	})
+	return res, err
+}
+
+// Complete asks the upstream for completions.
+func (u *Upstream) Complete(ctx context.Context, params *mcp.CompleteParams) (*mcp.CompleteResult, error) {
+	var res *mcp.CompleteResult
+	err := u.withSession(ctx, func(ctx context.Context, s *mcp.ClientSession) (err error) {
+		res, err = s.Complete(ctx, params)
+		return err
+	})
+	return res, err
+}
+
+// Subscribe subscribes to a resource's updates on the upstream.
+func (u *Upstream) Subscribe(ctx context.Context, uri string) error {
+	return u.withSession(ctx, func(ctx context.Context, s *mcp.ClientSession) error {
+		return s.Subscribe(ctx, &mcp.SubscribeParams{URI: uri})
+	})
+}
+
+// Unsubscribe ends a subscription.
+func (u *Upstream) Unsubscribe(ctx context.Context, uri string) error {
+	return u.withSession(ctx, func(ctx context.Context, s *mcp.ClientSession) error {
+		return s.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: uri})
+	})
+}
+
+// SetLoggingLevel sets the level of log messages the upstream sends.
+func (u *Upstream) SetLoggingLevel(ctx context.Context, level mcp.LoggingLevel) error {
+	return u.withSession(ctx, func(ctx context.Context, s *mcp.ClientSession) error {
+		return s.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: level})
+	})
+}
+
+func (u *Upstream) newProgressToken() string {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.progressID++
+	return fmt.Sprintf("gw-%d", u.progressID)
+}
+
+// routeProgress hands a progress notification to the call that owns its
+// token; notifications for tokens no call owns are dropped.
+func (u *Upstream) routeProgress(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+	token, ok := req.Params.ProgressToken.(string)
+	if !ok {
+		return
+	}
+	if f, ok := u.progress.Load(token); ok {
+		f.(func(*mcp.ProgressNotificationParams))(req.Params)
+	}
+}
+
+// isTransportFailure reports whether err means the connection to the
+// upstream failed, as opposed to the upstream answering with a JSON-RPC
+// error or the call running out of time.
+func isTransportFailure(err error) bool {
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		return false
+	}
+	return !peerAnswered(err)
+}
+
+// codeRejectedByTransport is the code the SDK gives a request its transport
+// could not deliver (connection refused, ...): a failure of the connection,
+// not an answer from the upstream.
+const codeRejectedByTransport = -32005
+
+// peerAnswered reports whether err holds a JSON-RPC error the upstream
+// itself sent.
+func peerAnswered(err error) bool {
+	var wire *jsonrpc.Error
+	if errors.As(err, &wire) && wire.Code != codeRejectedByTransport {
+		return true
+	}
+	switch e := err.(type) {
+	case interface{ Unwrap() error }:
+		if inner := e.Unwrap(); inner != nil {
+			return peerAnswered(inner)
+		}
+	case interface{ Unwrap() []error }:
+		for _, inner := range e.Unwrap() {
+			if peerAnswered(inner) {
+				return true
+			}
+		}
+	}
+	return false
+}
