@@ -174,6 +174,7 @@ func (h *Handler) Validate() error {
 // ServeHTTP serves MCP over streamable HTTP. The gateway is a terminal
 // handler: it answers every request its route gives it.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, _ caddyhttp.Handler) error {
+	h.gw.AwaitStartup(r.Context())
 	h.http.ServeHTTP(w, r)
 	return nil
 }

@@ -28,6 +28,15 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, t *Too
 		}
 	}
 	params := &mcp.CallToolParams{Meta: forwardedMeta(req.Params.Meta), Name: t.UpstreamName, Arguments: arguments}
+	if onProgress != nil && relay != nil {
+		// The client's own upstream session can carry the client's own
+		// token: nobody else's calls share it. (Set in _meta directly: the
+		// SDK's setter refuses the float64 a JSON number decodes to.)
+		if params.Meta == nil {
+			params.Meta = mcp.Meta{}
+		}
+		params.Meta["progressToken"] = req.Params.GetProgressToken()
+	}
 	return u.CallTool(ctx, params, onProgress)
 }
 

@@ -39,7 +39,7 @@ type schemasResponse struct {
 // getToolSchema implements get_tool_schema. tool_name is one name, or
 // several separated by commas (or a list), for several schemas at once.
 func (g *Gateway) getToolSchema(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	g.awaitStartup(ctx)
+	g.AwaitStartup(ctx)
 	args, err := decodeArgs(GetToolSchemaName, req.Params.Arguments, getToolSchemaArgs)
 	if err != nil {
 		return errorResult(ErrInvalidArguments, err.Error()+". Pass the tool name from discover_tools, e.g. {\"tool_name\": \"domain.tool\"}."), nil

@@ -66,7 +66,7 @@ type (
 // one domain, one group, or a search (ranked words, select:, /regex/),
 // optionally scoped and paged; see search.ParseQuery for the syntax.
 func (g *Gateway) discoverTools(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	g.awaitStartup(ctx)
+	g.AwaitStartup(ctx)
 	args, err := decodeArgs(DiscoverToolsName, req.Params.Arguments, discoverArgs)
 	if err != nil {
 		return errorResult(ErrInvalidArguments, err.Error()), nil

@@ -26,7 +26,7 @@ const maxValidationMessage = 400
 // isError, _meta). Gateway failures come back as errorResult, marked with
 // ErrorMetaKey, so a client can tell them from the tool's own errors.
 func (g *Gateway) executeTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	g.awaitStartup(ctx)
+	g.AwaitStartup(ctx)
 	args, err := decodeArgs(ExecuteToolName, req.Params.Arguments, executeToolArgs)
 	if err != nil {
 		return errorResult(ErrInvalidArguments, err.Error()+`. Example: {"tool_name": "domain.tool", "arguments": {...}}.`), nil

@@ -98,7 +98,9 @@ func New(cfg Config, upstreams []*Upstream, opts Options) (*Gateway, error) {
 		g.upstreamConfig[u.Name] = u
 	}
 	g.server = mcp.NewServer(&mcp.Implementation{Name: "caddy-mcp-gateway", Title: "Caddy MCP Gateway", Version: Version}, g.serverOptions())
-	g.server.AddReceivingMiddleware(g.relayLogLevel)
+	// Middleware applies right to left: recoverPanics is outermost.
+	g.server.AddReceivingMiddleware(recoverPanics(g.logger), g.relayLogLevel)
+	g.server.AddSendingMiddleware(sendVerbatimSchema)
 	if cfg.EffectiveMode() != ModePassthrough {
 		tools := metaTools()
 		handlers := []mcp.ToolHandler{g.discoverTools, g.getToolSchema, g.executeTool}
@@ -153,11 +155,13 @@ func (g *Gateway) Catalog() *Catalog { return g.catalog.Load() }
 // ended and the catalog reflects them.
 func (g *Gateway) Started() <-chan struct{} { return g.started }
 
-// awaitStartup lets the first requests wait, for a bounded time, until the
+// AwaitStartup lets the first requests wait, for a bounded time, until the
 // upstreams' first connection attempts have ended, so that an early client
-// sees every upstream that could be reached rather than an empty catalog.
-// It costs nothing once the gateway has started.
-func (g *Gateway) awaitStartup(ctx context.Context) {
+// sees every upstream that could be reached rather than an empty catalog
+// (or, in passthrough mode, empty lists). It costs nothing once the
+// gateway has started. A server in front of the gateway calls it before
+// serving each request.
+func (g *Gateway) AwaitStartup(ctx context.Context) {
 	select {
 	case <-g.started:
 		return

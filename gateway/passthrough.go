@@ -223,7 +223,7 @@ func validToolSchema(schema any) bool {
 // tool error the model can read.
 func (g *Gateway) passthroughTool(name string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		g.awaitStartup(ctx)
+		g.AwaitStartup(ctx)
 		route, ok := g.exposed.routes.Load().tools[name]
 		var t *Tool
 		if ok {
@@ -252,7 +252,7 @@ func (g *Gateway) passthroughTool(name string) mcp.ToolHandler {
 // readResource reads an exposed resource (or a URI of an exposed
 // template) from the upstream that has it.
 func (g *Gateway) readResource(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	g.awaitStartup(ctx)
+	g.AwaitStartup(ctx)
 	u, err := g.resourceUpstream(req.Session, req.Params.URI)
 	if err != nil {
 		return nil, err
@@ -263,7 +263,7 @@ func (g *Gateway) readResource(ctx context.Context, req *mcp.ReadResourceRequest
 // passthroughPrompt is the handler of an exposed prompt.
 func (g *Gateway) passthroughPrompt(name string) mcp.PromptHandler {
 	return func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-		g.awaitStartup(ctx)
+		g.AwaitStartup(ctx)
 		route, ok := g.exposed.routes.Load().prompts[name]
 		if !ok {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown prompt %q", name)}
@@ -281,7 +281,7 @@ func (g *Gateway) passthroughPrompt(name string) mcp.PromptHandler {
 // complete routes completion/complete to the upstream with the prompt or
 // resource template the reference names.
 func (g *Gateway) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
-	g.awaitStartup(ctx)
+	g.AwaitStartup(ctx)
 	r := g.exposed.routes.Load()
 	params := *req.Params
 	ref := *req.Params.Ref

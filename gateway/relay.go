@@ -51,11 +51,7 @@ func (r *Relay) configure(opts *mcp.ClientOptions) {
 		}
 	}
 	if r.caps.Elicitation != nil {
-		opts.ElicitationHandler = func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-			ctx, done := r.downstreamContext(ctx)
-			defer done()
-			return r.session.Elicit(ctx, req.Params)
-		}
+		// elicitation/create itself is relayed by install's middleware.
 		opts.ElicitationCompleteHandler = func(ctx context.Context, req *mcp.ElicitationCompleteNotificationRequest) {
 			ctx, done := r.downstreamContext(ctx)
 			defer done()
@@ -70,21 +66,65 @@ func (r *Relay) configure(opts *mcp.ClientOptions) {
 }
 
 // install adds what ClientOptions cannot express: roots/list answered by
-// asking the downstream client.
+// asking the downstream client, and elicitation/create relayed as it is.
+// The SDK's own elicitation handling checks the requested schema against
+// its reading of the spec and rejects some valid ones (titled multi-select
+// enums); a gateway passes the request on and lets the two ends judge.
 func (r *Relay) install(c *mcp.Client) {
-	if r.caps.RootsV2 == nil {
-		return
-	}
 	c.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-			if method != "roots/list" {
-				return next(ctx, method, req)
+			switch {
+			case method == "roots/list" && r.caps.RootsV2 != nil:
+				ctx, done := r.downstreamContext(ctx)
+				defer done()
+				return r.session.ListRoots(ctx, &mcp.ListRootsParams{})
+			case method == "elicitation/create" && r.caps.Elicitation != nil:
+				params, ok := req.GetParams().(*mcp.ElicitParams)
+				if !ok || params == nil {
+					break
+				}
+				ctx, done := r.downstreamContext(ctx)
+				defer done()
+				return elicitVerbatim(ctx, r.session, params)
 			}
-			ctx, done := r.downstreamContext(ctx)
-			defer done()
-			return r.session.ListRoots(ctx, &mcp.ListRootsParams{})
+			return next(ctx, method, req)
 		}
 	})
+}
+
+// verbatimSchemaKey carries an elicitation's requested schema past
+// ServerSession.Elicit, which would otherwise validate it and the answer.
+type verbatimSchemaKey struct{}
+
+// elicitVerbatim sends params to the client through ss.Elicit with the
+// schema held back, so the SDK neither checks nor rewrites the request or
+// the answer; sendVerbatimSchema puts the schema back on the wire.
+func elicitVerbatim(ctx context.Context, ss *mcp.ServerSession, params *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+	p := *params
+	if p.RequestedSchema != nil {
+		if p.Mode == "" {
+			p.Mode = "form"
+		}
+		ctx = context.WithValue(ctx, verbatimSchemaKey{}, p.RequestedSchema)
+		p.RequestedSchema = nil
+	}
+	return ss.Elicit(ctx, &p)
+}
+
+// sendVerbatimSchema is server sending middleware: it restores the schema
+// elicitVerbatim held back.
+func sendVerbatimSchema(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		schema := ctx.Value(verbatimSchemaKey{})
+		params, ok := req.GetParams().(*mcp.ElicitParams)
+		if method != "elicitation/create" || schema == nil || !ok || params == nil {
+			return next(ctx, method, req)
+		}
+		p := *params
+		p.RequestedSchema = schema
+		ss, _ := req.GetSession().(*mcp.ServerSession)
+		return next(ctx, method, &mcp.ServerRequest[*mcp.ElicitParams]{Session: ss, Params: &p})
+	}
 }
 
 // track records a client call in flight on this upstream session; the

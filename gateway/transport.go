@@ -3,10 +3,12 @@ package gateway
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
 	"sort"
+	"strings"
 	"syscall"
 	"time"
 
@@ -19,20 +21,82 @@ import (
 // gateway's secrets. Anything else is passed explicitly with Env.
 var inheritedEnv = []string{"HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "TMPDIR", "LANG", "LC_ALL", "TZ"}
 
-// newTransport builds a fresh transport for one connection attempt. A stdio
-// transport wraps a single-use exec.Cmd, so each reconnect needs a new one;
-// it is returned too, so the caller can end its process tree.
-func newTransport(c *Connection, logger *zap.Logger) (mcp.Transport, *exec.Cmd, error) {
+// stdioTerminateWait is how long a stdio upstream gets to exit after its
+// stdin closes before its process group is killed.
+const stdioTerminateWait = 2 * time.Second
+
+// newTransport builds a fresh transport for one connection attempt (a
+// stdio upstream's process is started per attempt), counting the
+// notifications read off it with countNote (see ordering.go). The returned
+// function ends whatever is left of the attempt (a process group).
+func newTransport(c *Connection, logger *zap.Logger, countNote func()) (mcp.Transport, func(), error) {
 	switch c.TransportName() {
 	case TransportStdio:
-		cmd := stdioCommand(c, logger)
-		return &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, cmd, nil
+		p, err := startStdio(c, logger, countNote)
+		if err != nil {
+			return nil, func() {}, err
+		}
+		return &mcp.IOTransport{Reader: p.stdout, Writer: p}, p.kill, nil
 	case TransportSSE:
-		return &mcp.SSEClientTransport{Endpoint: c.URL, HTTPClient: upstreamHTTPClient(c)}, nil, nil
+		return &mcp.SSEClientTransport{Endpoint: c.URL, HTTPClient: upstreamHTTPClient(c, countNote)}, func() {}, nil
 	case TransportStreamableHTTP:
-		return &mcp.StreamableClientTransport{Endpoint: c.URL, HTTPClient: upstreamHTTPClient(c)}, nil, nil
+		return &mcp.StreamableClientTransport{Endpoint: c.URL, HTTPClient: upstreamHTTPClient(c, countNote)}, func() {}, nil
 	}
-	return nil, nil, fmt.Errorf("unknown transport %q", c.Transport)
+	return nil, func() {}, fmt.Errorf("unknown transport %q", c.Transport)
+}
+
+// stdioProcess is a running stdio upstream: its stdout (counted) is the
+// connection's reader, and it is the connection's writer, whose Close
+// ends the process the way the MCP spec asks: close stdin, wait, then
+// signal.
+type stdioProcess struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	stdout io.ReadCloser
+	exited chan struct{}
+}
+
+func startStdio(c *Connection, logger *zap.Logger, countNote func()) (*stdioProcess, error) {
+	cmd := stdioCommand(c, logger)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting %s: %w", c.Command, err)
+	}
+	p := &stdioProcess{cmd: cmd, stdin: stdin, stdout: &lineNotes{r: io.NopCloser(stdout), count: countNote}, exited: make(chan struct{})}
+	go func() {
+		err := cmd.Wait()
+		if err != nil {
+			logger.Info("stdio upstream exited", zap.Int("pid", cmd.Process.Pid), zap.Error(err))
+		}
+		close(p.exited)
+	}()
+	return p, nil
+}
+
+func (p *stdioProcess) Write(b []byte) (int, error) { return p.stdin.Write(b) }
+
+// Close closes stdin, gives the process stdioTerminateWait to exit, then
+// ends its process group.
+func (p *stdioProcess) Close() error {
+	err := p.stdin.Close()
+	select {
+	case <-p.exited:
+	case <-time.After(stdioTerminateWait):
+		p.kill()
+	}
+	return err
+}
+
+// kill ends what is left of the process group.
+func (p *stdioProcess) kill() {
+	_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
 }
 
 func stdioCommand(c *Connection, logger *zap.Logger) *exec.Cmd {
@@ -58,29 +122,25 @@ func stdioCommand(c *Connection, logger *zap.Logger) *exec.Cmd {
 	// Its own process group, so that closing the upstream can end the whole
 	// tree (npx starts node as a child), and a signal if the gateway dies.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
-	cmd.Stderr = &stderrLogger{logger: logger}
+	if logger != nil {
+		cmd.Stderr = &stderrLogger{logger: logger}
+	}
 	return cmd
 }
 
-// killProcessGroup ends whatever is left of a stdio upstream's process tree.
-func killProcessGroup(cmd *exec.Cmd) {
-	if cmd == nil || cmd.Process == nil {
-		return
-	}
-	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+// upstreamHTTPClient sends the configured headers with every request and
+// counts the notifications in event-stream responses.
+func upstreamHTTPClient(c *Connection, countNote func()) *http.Client {
+	return &http.Client{Transport: &upstreamRoundTripper{headers: c.Headers, countNote: countNote, base: http.DefaultTransport}}
 }
 
-// upstreamHTTPClient sends the configured headers with every request.
-func upstreamHTTPClient(c *Connection) *http.Client {
-	return &http.Client{Transport: &headerTransport{headers: c.Headers, base: http.DefaultTransport}}
+type upstreamRoundTripper struct {
+	headers   http.Header
+	countNote func()
+	base      http.RoundTripper
 }
 
-type headerTransport struct {
-	headers http.Header
-	base    http.RoundTripper
-}
-
-func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+func (t *upstreamRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 	if len(t.headers) > 0 {
 		req = req.Clone(req.Context())
 		for k, vs := range t.headers {
@@ -90,7 +150,11 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			}
 		}
 	}
-	return t.base.RoundTrip(req)
+	resp, err := t.base.RoundTrip(req)
+	if err == nil && t.countNote != nil && strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		resp.Body = &sseNotes{r: resp.Body, count: t.countNote}
+	}
+	return resp, err
 }
 
 // stderrLogger logs a stdio upstream's stderr line by line, so an operator

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -110,6 +111,10 @@ type Upstream struct {
 	progress   sync.Map // progress token -> func(*mcp.ProgressNotificationParams)
 	progressID uint64   // under mu
 
+	// Notifications read off the connection, and handled, for settle.
+	notesSeen atomic.Int64
+	notesDone atomic.Int64
+
 	mu        sync.Mutex
 	status    UpstreamStatus
 	session   *mcp.ClientSession
@@ -141,6 +146,7 @@ func NewUpstream(conn Connection, opts UpstreamOptions) *Upstream {
 	if opts.Relay != nil {
 		opts.Relay.install(u.client)
 	}
+	u.client.AddReceivingMiddleware(recoverPanics(u.logger), u.countNotifications)
 	go u.run()
 	return u
 }
@@ -279,11 +285,11 @@ func (u *Upstream) run() {
 // serveOnce connects, reads the lists, and serves refreshes until the
 // session ends. It reports whether it got as far as a ready session.
 func (u *Upstream) serveOnce() (connected bool, err error) {
-	transport, cmd, err := newTransport(&u.conn, u.logger)
+	transport, cleanup, err := newTransport(&u.conn, u.logger, func() { u.notesSeen.Add(1) })
 	if err != nil {
 		return false, err
 	}
-	defer killProcessGroup(cmd)
+	defer cleanup()
 	// Some transports (legacy SSE) tie the whole connection to the context
 	// given to Connect, so it must outlive Connect: the timeout cancels it
 	// only while connecting.

@@ -2,8 +2,11 @@ package gateway
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -61,22 +64,67 @@ func (u *Upstream) withSession(ctx context.Context, f func(context.Context, *mcp
 	return err
 }
 
-// CallTool calls a tool on the upstream. If onProgress is set, the call
-// carries a progress token of the upstream's own and the upstream's
-// progress notifications for it are handed to onProgress.
+// CallTool calls a tool on the upstream. If onProgress is set, the
+// upstream's progress notifications for the call are handed to it: the
+// call carries the progress token params already has (a client's own
+// session may use the client's token), else a new one.
 func (u *Upstream) CallTool(ctx context.Context, params *mcp.CallToolParams, onProgress func(*mcp.ProgressNotificationParams)) (*mcp.CallToolResult, error) {
 	if onProgress != nil {
-		token := u.newProgressToken()
-		params.SetProgressToken(token)
-		u.progress.Store(token, onProgress)
-		defer u.progress.Delete(token)
+		token := params.GetProgressToken()
+		if token == nil {
+			token = u.newProgressToken()
+			params.SetProgressToken(token)
+		}
+		key := progressKey(token)
+		u.progress.Store(key, onProgress)
+		defer u.progress.Delete(key)
 	}
 	var res *mcp.CallToolResult
 	err := u.withSession(ctx, func(ctx context.Context, s *mcp.ClientSession) (err error) {
 		res, err = s.CallTool(ctx, params)
+		u.settle(ctx)
 		return err
 	})
 	return res, err
+}
+
+// settleMax bounds settle: a notification the SDK drops unhandled (it
+// cannot decode it, say) must not hold calls up for long.
+const settleMax = 200 * time.Millisecond
+
+// settle waits until every notification read off the connection so far
+// has been handled (see ordering.go): those an upstream sent before its
+// answer to a call then reach the client before the answer. It costs
+// nothing when nothing is pending.
+func (u *Upstream) settle(ctx context.Context) {
+	seen := u.notesSeen.Load()
+	if u.notesDone.Load() >= seen {
+		return
+	}
+	deadline := time.Now().Add(settleMax)
+	for u.notesDone.Load() < seen {
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			// Count what went missing as handled, so that later calls do
+			// not wait for it too.
+			if missing := seen - u.notesDone.Load(); missing > 0 {
+				u.notesDone.Add(missing)
+			}
+			return
+		}
+		runtime.Gosched()
+		time.Sleep(50 * time.Microsecond)
+	}
+}
+
+// countNotifications is client receiving middleware that counts the
+// notifications handled, for settle.
+func (u *Upstream) countNotifications(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if isCountedMethod(method) {
+			defer u.notesDone.Add(1)
+		}
+		return next(ctx, method, req)
+	}
 }
 
 // ReadResource reads a resource from the upstream.
@@ -140,13 +188,15 @@ func (u *Upstream) newProgressToken() string {
 // routeProgress hands a progress notification to the call that owns its
 // token; notifications for tokens no call owns are dropped.
 func (u *Upstream) routeProgress(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
-	token, ok := req.Params.ProgressToken.(string)
-	if !ok {
-		return
-	}
-	if f, ok := u.progress.Load(token); ok {
+	if f, ok := u.progress.Load(progressKey(req.Params.ProgressToken)); ok {
 		f.(func(*mcp.ProgressNotificationParams))(req.Params)
 	}
+}
+
+// progressKey is a progress token (a string or a number) as a map key.
+func progressKey(token any) string {
+	b, _ := json.Marshal(token)
+	return string(b)
 }
 
 // isTransportFailure reports whether err means the connection to the

@@ -2,25 +2,61 @@
 // driven over stdin/stdout. Each input line is a JSON command, each output
 // line the JSON answer to one command, in order:
 //
-//   {"op":"connect","url":"http://127.0.0.1:8080/mcp"}
+//   {"op":"connect","url":"http://127.0.0.1:8080/mcp",
+//    "elicitation":{"action":"accept","content":{...}},   (optional: answer every elicitation so)
+//    "sampling":{"text":"..."}}                           (optional: answer every sampling request so)
 //     -> {"ok":true,"serverInfo":...,"instructions":...,"capabilities":...}
-//   {"op":"listTools"}                      -> {"ok":true,"result":{tools:[...]}}
-//   {"op":"callTool","name":"...","arguments":{...}} -> {"ok":true,"result":{...}}
-//   {"op":"close"}                          -> {"ok":true}
+//   {"op":"listTools"}                                     -> {"ok":true,"result":{tools:[...]}}
+//   {"op":"setLevel","level":"info"}                       -> {"ok":true}
+//   {"op":"callTool","name":"...","arguments":{...},"progress":true}
+//     -> {"ok":true,"result":{...},"progress":[...],"logs":[...],"elicitations":[...],"samplings":[...]}
+//   {"op":"close"}                                         -> {"ok":true}
 //
-// A failed command answers {"ok":false,"error":"..."} and the client goes on.
+// "progress" lists the progress notifications of that call; "logs",
+// "elicitations" and "samplings" what the client received since the
+// previous command. A failed command answers {"ok":false,"error":"..."}
+// and the client goes on.
 import { createInterface } from "node:readline";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  LoggingMessageNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 
 let client;
+let received = { logs: [], elicitations: [], samplings: [] };
+const drain = () => {
+  const r = received;
+  received = { logs: [], elicitations: [], samplings: [] };
+  return r;
+};
 const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
 const send = (obj) => process.stdout.write(JSON.stringify(obj) + "\n");
 
 async function handle(cmd) {
   switch (cmd.op) {
     case "connect": {
-      client = new Client({ name: "e2e-ts-client", version: "1.0.0" });
+      const capabilities = {};
+      if (cmd.elicitation) capabilities.elicitation = {};
+      if (cmd.sampling) capabilities.sampling = {};
+      client = new Client({ name: "e2e-ts-client", version: "1.0.0" }, { capabilities });
+      if (cmd.elicitation) {
+        client.setRequestHandler(ElicitRequestSchema, async (req) => {
+          received.elicitations.push(req.params);
+          return cmd.elicitation;
+        });
+      }
+      if (cmd.sampling) {
+        client.setRequestHandler(CreateMessageRequestSchema, async (req) => {
+          received.samplings.push(req.params);
+          return { role: "assistant", content: { type: "text", text: cmd.sampling.text }, model: "e2e-model" };
+        });
+      }
+      client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+        received.logs.push(n.params);
+      });
       await client.connect(new StreamableHTTPClientTransport(new URL(cmd.url)));
       return {
         serverInfo: client.getServerVersion(),
@@ -30,8 +66,15 @@ async function handle(cmd) {
     }
     case "listTools":
       return { result: await client.listTools() };
-    case "callTool":
-      return { result: await client.callTool({ name: cmd.name, arguments: cmd.arguments }) };
+    case "setLevel":
+      await client.setLoggingLevel(cmd.level);
+      return {};
+    case "callTool": {
+      const progress = [];
+      const options = cmd.progress ? { onprogress: (p) => progress.push(p) } : {};
+      const result = await client.callTool({ name: cmd.name, arguments: cmd.arguments }, undefined, options);
+      return { result, progress, ...drain() };
+    }
     case "close":
       await client.close();
       return {};
