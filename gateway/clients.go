@@ -68,6 +68,7 @@ func (g *Gateway) upstreamFor(ss *mcp.ServerSession, d *Domain) (*Upstream, *Rel
 			}
 		},
 	})
+	u.OnResourceUpdated(g.resourceUpdated)
 	state.upstreams[d.Name] = &clientUpstream{upstream: u, relay: relay}
 	return u, relay
 }

@@ -257,7 +257,9 @@ func (g *Gateway) readResource(ctx context.Context, req *mcp.ReadResourceRequest
 	if err != nil {
 		return nil, err
 	}
-	return u.ReadResource(ctx, req.Params)
+	params := *req.Params
+	params.Meta = forwardedMeta(params.Meta)
+	return u.ReadResource(ctx, &params)
 }
 
 // passthroughPrompt is the handler of an exposed prompt.
@@ -273,7 +275,7 @@ func (g *Gateway) passthroughPrompt(name string) mcp.PromptHandler {
 			return nil, err
 		}
 		params := *req.Params
-		params.Name = route.name
+		params.Name, params.Meta = route.name, forwardedMeta(params.Meta)
 		return u.GetPrompt(ctx, &params)
 	}
 }
@@ -284,6 +286,10 @@ func (g *Gateway) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.
 	g.AwaitStartup(ctx)
 	r := g.exposed.routes.Load()
 	params := *req.Params
+	params.Meta = forwardedMeta(params.Meta)
+	if req.Params.Ref == nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "completion/complete needs a ref"}
+	}
 	ref := *req.Params.Ref
 	params.Ref = &ref
 	var domain string
@@ -336,25 +342,37 @@ func (g *Gateway) changeSubscription(ctx context.Context, ss *mcp.ServerSession,
 	if err != nil {
 		return err
 	}
-	if d := g.Catalog().Domain(domain); d != nil && u == d.upstream {
-		e := &g.exposed
-		e.subsMu.Lock()
-		defer e.subsMu.Unlock()
-		if e.subs == nil {
-			e.subs = map[string]int{}
+	if d := g.Catalog().Domain(domain); d == nil || u != d.upstream {
+		// The client's own upstream session: its subscriptions are its own.
+		if delta > 0 {
+			return u.Subscribe(ctx, uri)
 		}
-		key := domain + "\x00" + uri
-		before := e.subs[key]
-		after := max(before+delta, 0)
-		e.subs[key] = after
-		if (before > 0) == (after > 0) {
-			return nil // the shared session's subscription is unchanged
+		return u.Unsubscribe(ctx, uri)
+	}
+	e := &g.exposed
+	e.subsMu.Lock()
+	defer e.subsMu.Unlock()
+	if e.subs == nil {
+		e.subs = map[string]int{}
+	}
+	key := domain + "\x00" + uri
+	before := e.subs[key]
+	after := max(before+delta, 0)
+	if (before > 0) != (after > 0) {
+		// The shared session's subscription changes with the first
+		// client in or the last one out.
+		var err error
+		if delta > 0 {
+			err = u.Subscribe(ctx, uri)
+		} else {
+			err = u.Unsubscribe(ctx, uri)
+		}
+		if err != nil {
+			return err
 		}
 	}
-	if delta > 0 {
-		return u.Subscribe(ctx, uri)
-	}
-	return u.Unsubscribe(ctx, uri)
+	e.subs[key] = after
+	return nil
 }
 
 // resourceUpdated passes an upstream's resource update to the clients
