@@ -3,6 +3,7 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -60,6 +61,15 @@ func TestExampleCaddyfile(t *testing.T) {
 	}
 	if r := call(t, client, "execute_tool", map[string]any{"tool_name": "everything.test_simple_text"}); r.IsError || !strings.Contains(r.text(), "simple text") {
 		t.Errorf("everything.test_simple_text: %+v", r)
+	}
+
+	// DNS-rebinding protection: a loopback request naming another host.
+	req, _ := http.NewRequest("POST", fmt.Sprintf("http://127.0.0.1:%d/mcp", gatewayPort), strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	req.Host = "evil.example.com"
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusForbidden {
+		t.Errorf("a request with Host evil.example.com: %v %v, want 403", resp.StatusCode, err)
 	}
 
 	listed := client.MustDo(map[string]any{"op": "listTools"})["result"]
