@@ -68,8 +68,13 @@ func TestExampleCaddyfile(t *testing.T) {
 	req.Host = "evil.example.com"
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
-	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusForbidden {
-		t.Errorf("a request with Host evil.example.com: %v %v, want 403", resp.StatusCode, err)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusForbidden {
+		t.Errorf("a request with Host evil.example.com got %d, want 403", resp.StatusCode)
 	}
 
 	listed := client.MustDo(map[string]any{"op": "listTools"})["result"]
