@@ -1,0 +1,98 @@
+package gateway
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// duplexServer's tools ask the client for its roots, and wait to be
+// cancelled.
+func duplexServer(cancelled chan<- struct{}) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "duplex"}, nil)
+	s.AddTool(&mcp.Tool{Name: "roots", Description: "List the client's roots.", InputSchema: map[string]any{"type": "object"}},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			res, err := req.Session.ListRoots(ctx, nil)
+			if err != nil {
+				return nil, err
+			}
+			var uris []string
+			for _, r := range res.Roots {
+				uris = append(uris, r.URI)
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Join(uris, ",")}}}, nil
+		})
+	s.AddTool(&mcp.Tool{Name: "wait", Description: "Wait until cancelled.", InputSchema: map[string]any{"type": "object"}},
+		func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			select {
+			case <-ctx.Done():
+				cancelled <- struct{}{}
+			case <-time.After(20 * time.Second):
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil
+		})
+	return s
+}
+
+// connectClient connects a go-sdk client with roots to the gateway.
+func connectClient(t *testing.T, g *Gateway, roots ...string) *mcp.ClientSession {
+	t.Helper()
+	c := mcp.NewClient(&mcp.Implementation{Name: "with-roots"}, nil)
+	for _, r := range roots {
+		c.AddRoots(&mcp.Root{URI: r})
+	}
+	ct, st := mcp.NewInMemoryTransports()
+	if _, err := g.Server().Connect(context.Background(), st, nil); err != nil {
+		t.Fatal(err)
+	}
+	// 2025-11-25: server-to-client requests are part of that protocol.
+	cs, err := c.Connect(context.Background(), ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+func TestRootsRelayedToTheCallingClient(t *testing.T) {
+	up := httpUpstream("duplex", serveHTTP(t, duplexServer(make(chan struct{}, 1))).URL)
+	up.Session = SessionPerClient
+	tg := startGateway(t, Config{Upstreams: []*UpstreamConfig{up}})
+	a := connectClient(t, tg.Gateway, "file:///home/a")
+	b := connectClient(t, tg.Gateway, "file:///home/b", "file:///srv")
+	for cs, want := range map[*mcp.ClientSession]string{a: "file:///home/a", b: "file:///home/b,file:///srv"} {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: ExecuteToolName, Arguments: map[string]any{"tool_name": "duplex.roots"}})
+		if err != nil || res.IsError || text(res) != want {
+			t.Errorf("roots through execute_tool = %v (%v), want %q", text(res), err, want)
+		}
+	}
+}
+
+func TestCancellationReachesTheUpstream(t *testing.T) {
+	cancelled := make(chan struct{}, 1)
+	for _, session := range []string{SessionShared, SessionPerClient} {
+		t.Run(session, func(t *testing.T) {
+			up := httpUpstream("duplex", serveHTTP(t, duplexServer(cancelled)).URL)
+			up.Session = session
+			tg := startGateway(t, Config{Upstreams: []*UpstreamConfig{up}})
+			cs := connectClient(t, tg.Gateway)
+			ctx, cancel := context.WithCancel(context.Background())
+			go func() {
+				time.Sleep(200 * time.Millisecond)
+				cancel()
+			}()
+			_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: ExecuteToolName, Arguments: map[string]any{"tool_name": "duplex.wait"}})
+			if err == nil {
+				t.Fatal("a cancelled call succeeded")
+			}
+			select {
+			case <-cancelled:
+			case <-time.After(5 * time.Second):
+				t.Fatal("the upstream tool was not cancelled")
+			}
+		})
+	}
+}
