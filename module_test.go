@@ -137,3 +137,18 @@ func TestStatelessMode(t *testing.T) {
 		t.Errorf("execute in stateless mode: %s", got)
 	}
 }
+
+func TestPassthroughNameCollisionIsAConfigError(t *testing.T) {
+	empty := ""
+	h := &Handler{Config: gateway.Config{Mode: gateway.ModePassthrough, Upstreams: []*gateway.UpstreamConfig{
+		{Name: "first", Prefix: &empty, Connection: gateway.Connection{URL: upstreamServer(t).URL}},
+		{Name: "second", Prefix: &empty, Connection: gateway.Connection{URL: upstreamServer(t).URL}},
+	}}}
+	ctx, cancel := caddy.NewContext(caddy.Context{Context: context.Background()})
+	defer cancel()
+	err := h.Provision(ctx)
+	h.Cleanup()
+	if err == nil || !strings.Contains(err.Error(), `tool "whoami" is in both upstream "first" and upstream "second"`) {
+		t.Errorf("provisioning two unprefixed upstreams with the same tools: %v", err)
+	}
+}
