@@ -69,14 +69,30 @@ type domainSource struct {
 }
 
 // buildCatalog makes a snapshot from each domain's config and the last
-// tool list its upstream sent.
-func buildCatalog(sources []domainSource) *Catalog {
+// tool list its upstream sent, holding only what rule allows: the tools it
+// allows, and the domains with such tools (or, for a domain whose tools
+// are unknown, that it may allow tools of).
+func buildCatalog(sources []domainSource, rule AccessRule) *Catalog {
 	c := &Catalog{
 		domains: make(map[string]*Domain),
 		byName:  make(map[string]*Tool),
 		byBare:  make(map[string][]*Tool),
 	}
 	for _, src := range sources {
+		var defs []*mcp.Tool
+		seen := make(map[string]bool)
+		for _, t := range src.status.Tools {
+			if seen[t.Name] || !src.cfg.visible(t.Name) || !rule.Allows(QualifiedName(src.cfg.Name, t.Name)) {
+				continue
+			}
+			seen[t.Name] = true
+			defs = append(defs, t)
+		}
+		if len(defs) == 0 && !(len(src.status.Tools) == 0 && rule.allowsDomain(src.cfg.Name)) {
+			if !rule.allowsAll() {
+				continue // nothing here for this rule: the domain is hidden too
+			}
+		}
 		d := &Domain{
 			Name:        src.cfg.Name,
 			Description: domainDescription(src.cfg, src.status),
@@ -88,15 +104,6 @@ func buildCatalog(sources []domainSource) *Catalog {
 		c.Domains = append(c.Domains, d)
 		c.domains[strings.ToLower(d.Name)] = d
 
-		var defs []*mcp.Tool
-		seen := make(map[string]bool)
-		for _, t := range src.status.Tools {
-			if seen[t.Name] || !src.cfg.visible(t.Name) {
-				continue
-			}
-			seen[t.Name] = true
-			defs = append(defs, t)
-		}
 		groups := assignGroups(src.cfg, defs)
 		for i, def := range defs {
 			desc := def.Description

@@ -38,8 +38,8 @@ type schemasResponse struct {
 
 // getToolSchema implements get_tool_schema. tool_name is one name, or
 // several separated by commas (or a list), for several schemas at once.
-func (g *Gateway) getToolSchema(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	g.AwaitStartup(ctx)
+func (v *view) getToolSchema(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	v.g.AwaitStartup(ctx)
 	args, err := decodeArgs(GetToolSchemaName, req.Params.Arguments, getToolSchemaArgs)
 	if err != nil {
 		return errorResult(ErrInvalidArguments, err.Error()+". Pass the tool name from discover_tools, e.g. {\"tool_name\": \"domain.tool\"}."), nil
@@ -58,7 +58,7 @@ func (g *Gateway) getToolSchema(ctx context.Context, req *mcp.CallToolRequest) (
 	if len(names) > maxSchemasPerCall {
 		return errorResult(ErrInvalidArguments, fmt.Sprintf("get_tool_schema takes at most %d names at once; got %d", maxSchemasPerCall, len(names))), nil
 	}
-	c := g.Catalog()
+	c := v.Catalog()
 	if len(names) == 1 {
 		t, err := c.Lookup(names[0])
 		if err != nil {

@@ -65,13 +65,13 @@ type (
 // discoverTools implements discover_tools: the domain table of contents,
 // one domain, one group, or a search (ranked words, select:, /regex/),
 // optionally scoped and paged; see search.ParseQuery for the syntax.
-func (g *Gateway) discoverTools(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	g.AwaitStartup(ctx)
+func (v *view) discoverTools(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	v.g.AwaitStartup(ctx)
 	args, err := decodeArgs(DiscoverToolsName, req.Params.Arguments, discoverArgs)
 	if err != nil {
 		return errorResult(ErrInvalidArguments, err.Error()), nil
 	}
-	c := g.Catalog()
+	c := v.Catalog()
 	domainName, groupName, queryText := args.str("domain"), args.str("group"), args.str("query")
 	if len(queryText) > maxQueryLen {
 		return errorResult(ErrInvalidArguments, fmt.Sprintf("query is %d bytes; the limit is %d. Use a few keywords.", len(queryText), maxQueryLen)), nil
@@ -96,11 +96,11 @@ func (g *Gateway) discoverTools(ctx context.Context, req *mcp.CallToolRequest) (
 		if domain == nil {
 			return errorResult(ErrInvalidArguments, groupWithoutDomainMessage(c, groupName)), nil
 		}
-		g, ok := domain.HasGroup(groupName)
+		canonical, ok := domain.HasGroup(groupName)
 		if !ok {
 			return errorResult(ErrUnknownGroup, unknownGroupMessage(domain, groupName)), nil
 		}
-		groupName = g
+		groupName = canonical
 	}
 	scope := toolScope{domain: domain, group: groupName}
 	switch {

@@ -25,13 +25,13 @@ const maxValidationMessage = 400
 // its result unchanged (content blocks of every type, structuredContent,
 // isError, _meta). Gateway failures come back as errorResult, marked with
 // ErrorMetaKey, so a client can tell them from the tool's own errors.
-func (g *Gateway) executeTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	g.AwaitStartup(ctx)
+func (v *view) executeTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	v.g.AwaitStartup(ctx)
 	args, err := decodeArgs(ExecuteToolName, req.Params.Arguments, executeToolArgs)
 	if err != nil {
 		return errorResult(ErrInvalidArguments, err.Error()+`. Example: {"tool_name": "domain.tool", "arguments": {...}}.`), nil
 	}
-	t, err := g.Catalog().Lookup(args.str("tool_name"))
+	t, err := v.Catalog().Lookup(args.str("tool_name"))
 	if err != nil {
 		return errorResult(ErrUnknownTool, err.Error()), nil
 	}
@@ -45,9 +45,9 @@ func (g *Gateway) executeTool(ctx context.Context, req *mcp.CallToolRequest) (*m
 	if t.Domain.State != StateReady && t.Domain.State != StateConnecting {
 		return errorResult(ErrUnavailable, unavailableMessage(t)), nil
 	}
-	res, err := g.callTool(ctx, req, t, arguments)
+	res, err := v.g.callTool(ctx, req, t, arguments)
 	if err != nil {
-		return g.callError(ctx, t, err), nil
+		return v.g.callError(ctx, t, err), nil
 	}
 	if res.Content == nil {
 		res.Content = []mcp.Content{}

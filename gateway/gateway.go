@@ -27,9 +27,9 @@ type Gateway struct {
 	upstreams      []*Upstream // one per cfg.Upstreams entry, same order
 	upstreamConfig map[string]*UpstreamConfig
 	logger         *zap.Logger
-	server         *mcp.Server
+	views          []*view // one per access rule
 
-	catalog   atomic.Pointer[Catalog]
+	catalog   atomic.Pointer[Catalog] // everything, for operators
 	rebuildMu sync.Mutex // serialises rebuilds, so a newer snapshot is never replaced by an older one
 	rebuild   chan struct{}
 	cancel    context.CancelFunc
@@ -39,8 +39,8 @@ type Gateway struct {
 	started   chan struct{}
 	createdAt time.Time
 
-	clients clientSessions
-	exposed exposure
+	clients  clientSessions
+	sessions sessionBindings
 }
 
 // Options are the parts of a gateway that are not config.
@@ -55,6 +55,10 @@ type Options struct {
 	// Stateless says the server is served without sessions, so a client
 	// cannot have upstream sessions of its own.
 	Stateless bool
+	// Access are the access rules requests can be under; each gets an
+	// MCP server of its own (ServerFor). None means one rule that allows
+	// everything.
+	Access []AccessRule
 }
 
 // DefaultStartupWait is how long early requests wait for upstreams still
@@ -97,16 +101,16 @@ func New(cfg Config, upstreams []*Upstream, opts Options) (*Gateway, error) {
 	for _, u := range cfg.Upstreams {
 		g.upstreamConfig[u.Name] = u
 	}
-	g.server = mcp.NewServer(&mcp.Implementation{Name: "caddy-mcp-gateway", Title: "Caddy MCP Gateway", Version: Version}, g.serverOptions())
-	// Middleware applies right to left: recoverPanics is outermost.
-	g.server.AddReceivingMiddleware(recoverPanics(g.logger), g.relayLogLevel)
-	g.server.AddSendingMiddleware(sendVerbatimSchema)
-	if cfg.EffectiveMode() != ModePassthrough {
-		tools := metaTools()
-		handlers := []mcp.ToolHandler{g.discoverTools, g.getToolSchema, g.executeTool}
-		for i, t := range tools {
-			g.server.AddTool(t, handlers[i])
-		}
+	if err := ValidateAccessRules(opts.Access); err != nil {
+		cancel()
+		return nil, fmt.Errorf("access: %v", err)
+	}
+	rules := opts.Access
+	if len(rules) == 0 {
+		rules = []AccessRule{{}}
+	}
+	for _, r := range rules {
+		g.views = append(g.views, newView(g, r))
 	}
 	g.rebuildCatalog()
 	for _, u := range upstreams {
@@ -114,41 +118,20 @@ func New(cfg Config, upstreams []*Upstream, opts Options) (*Gateway, error) {
 	}
 	go g.rebuildLoop(ctx)
 	go g.watchStartup(ctx)
+	g.sessions.start(g)
 	return g, nil
 }
 
-// serverOptions are the MCP server's: its instructions, and in
-// passthrough mode the capabilities and handlers of resources, prompts and
-// completions.
-func (g *Gateway) serverOptions() *mcp.ServerOptions {
-	opts := &mcp.ServerOptions{Instructions: g.cfg.Instructions, Logger: g.opts.SDKLogger}
-	switch g.cfg.EffectiveMode() {
-	case ModePassthrough:
-		if opts.Instructions == "" {
-			opts.Instructions = passthroughInstructions(g.cfg.Upstreams)
-		}
-		opts.Capabilities = &mcp.ServerCapabilities{
-			Logging:   &mcp.LoggingCapabilities{},
-			Tools:     &mcp.ToolCapabilities{ListChanged: true},
-			Resources: &mcp.ResourceCapabilities{ListChanged: true, Subscribe: true},
-			Prompts:   &mcp.PromptCapabilities{ListChanged: true},
-		}
-		opts.CompletionHandler = g.complete
-		opts.SubscribeHandler = g.subscribe
-		opts.UnsubscribeHandler = g.unsubscribe
-	default:
-		if opts.Instructions == "" {
-			opts.Instructions = defaultInstructions(g.cfg.Upstreams)
-		}
-	}
-	return opts
-}
+// Server is the MCP server of the first access rule (the only one, when
+// there are no rules); serve it with any go-sdk transport.
+func (g *Gateway) Server() *mcp.Server { return g.views[0].server }
 
-// Server is the MCP server clients talk to; serve it with any go-sdk
-// transport (the Caddy module uses streamable HTTP).
-func (g *Gateway) Server() *mcp.Server { return g.server }
+// ServerFor is the MCP server for requests under access rule i (an index
+// into Options.Access).
+func (g *Gateway) ServerFor(i int) *mcp.Server { return g.views[i].server }
 
-// Catalog returns the current catalog snapshot.
+// Catalog returns the current catalog snapshot, unfiltered by access
+// rules (for operators).
 func (g *Gateway) Catalog() *Catalog { return g.catalog.Load() }
 
 // Started is closed once every upstream's first connection attempt has
@@ -202,6 +185,7 @@ func (g *Gateway) Close() error {
 	g.cancel()
 	<-g.done
 	g.closeClients()
+	g.sessions.close()
 	return nil
 }
 
@@ -231,9 +215,9 @@ func (g *Gateway) rebuildCatalog() {
 	for i, u := range g.upstreams {
 		sources[i] = domainSource{cfg: g.cfg.Upstreams[i], status: u.Status(), upstream: u}
 	}
-	c := buildCatalog(sources)
+	c := buildCatalog(sources, AccessRule{})
 	g.catalog.Store(c)
-	if g.cfg.EffectiveMode() != ModeMeta {
-		g.expose(c)
+	for _, v := range g.views {
+		v.update(sources, c)
 	}
 }

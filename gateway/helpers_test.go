@@ -62,12 +62,20 @@ type testGateway struct {
 // attempts, and connects a client to the gateway's MCP server.
 func startGateway(t *testing.T, cfg Config) *testGateway {
 	t.Helper()
+	return startGatewayWith(t, cfg, Options{})
+}
+
+// startGatewayWith is startGateway with options (access rules, ...); the
+// client it connects is served the first rule's view.
+func startGatewayWith(t *testing.T, cfg Config, opts Options) *testGateway {
+	t.Helper()
 	logger := zaptest.NewLogger(t)
+	opts.Logger = logger
 	ups := make([]*Upstream, len(cfg.Upstreams))
 	for i, u := range cfg.Upstreams {
 		ups[i] = NewUpstream(u.Connection, UpstreamOptions{Logger: logger.Named(u.Name), Discovery: true})
 	}
-	g, err := New(cfg, ups, Options{Logger: logger})
+	g, err := New(cfg, ups, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -51,10 +51,20 @@ type templateRoute struct {
 // Collisions lists the names two upstreams both expose, as errors naming
 // both; the first upstream in config order keeps the name.
 func (g *Gateway) Collisions() []string {
-	if c := g.exposed.collisions.Load(); c != nil {
-		return *c
+	seen := map[string]bool{}
+	var out []string
+	for _, v := range g.views {
+		if c := v.exposed.collisions.Load(); c != nil {
+			for _, msg := range *c {
+				if !seen[msg] {
+					seen[msg] = true
+					out = append(out, msg)
+				}
+			}
+		}
 	}
-	return nil
+	sort.Strings(out)
+	return out
 }
 
 // expose brings the server's directly exposed tools, resources, resource
@@ -62,8 +72,9 @@ func (g *Gateway) Collisions() []string {
 // mode, the pinned tools in hybrid mode. Names are the upstream's prefix
 // plus its own name; the first upstream in config order keeps a name two
 // upstreams would share. Called with g.rebuildMu held.
-func (g *Gateway) expose(c *Catalog) {
-	e := &g.exposed
+func (v *view) expose(c *Catalog) {
+	g := v.g
+	e := &v.exposed
 	if e.tools == nil {
 		e.tools, e.resources, e.templates, e.prompts = map[string]string{}, map[string]string{}, map[string]string{}, map[string]string{}
 		e.reported = map[string]bool{}
@@ -87,7 +98,7 @@ func (g *Gateway) expose(c *Catalog) {
 	}
 
 	wantTools := map[string]*mcp.Tool{}
-	for _, t := range g.exposedTools(c) {
+	for _, t := range v.exposedTools(c) {
 		name := g.upstreamConfig[t.Domain.Name].EffectivePrefix() + t.UpstreamName
 		if !claim("tool", name, t.Domain.Name) {
 			continue
@@ -156,36 +167,36 @@ func (g *Gateway) expose(c *Catalog) {
 				delete(have, k)
 			}
 		}
-		for k, v := range want {
-			sig := signature(v)
+		for k, x := range want {
+			sig := signature(x)
 			if have[k] != sig {
-				add(k, v)
+				add(k, x)
 				have[k] = sig
 			}
 		}
 	}
-	sync(e.tools, anyMap(wantTools), func(name string, v any) {
-		g.server.AddTool(v.(*mcp.Tool), g.passthroughTool(name))
-	}, func(names []string) { g.server.RemoveTools(names...) })
-	sync(e.resources, anyMap(wantResources), func(_ string, v any) {
-		g.server.AddResource(v.(*mcp.Resource), g.readResource)
-	}, func(uris []string) { g.server.RemoveResources(uris...) })
-	sync(e.templates, anyMap(wantTemplates), func(_ string, v any) {
-		g.server.AddResourceTemplate(v.(*mcp.ResourceTemplate), g.readResource)
-	}, func(ts []string) { g.server.RemoveResourceTemplates(ts...) })
-	sync(e.prompts, anyMap(wantPrompts), func(name string, v any) {
-		g.server.AddPrompt(v.(*mcp.Prompt), g.passthroughPrompt(name))
-	}, func(names []string) { g.server.RemovePrompts(names...) })
+	sync(e.tools, anyMap(wantTools), func(name string, x any) {
+		v.server.AddTool(x.(*mcp.Tool), v.passthroughTool(name))
+	}, func(names []string) { v.server.RemoveTools(names...) })
+	sync(e.resources, anyMap(wantResources), func(_ string, x any) {
+		v.server.AddResource(x.(*mcp.Resource), v.readResource)
+	}, func(uris []string) { v.server.RemoveResources(uris...) })
+	sync(e.templates, anyMap(wantTemplates), func(_ string, x any) {
+		v.server.AddResourceTemplate(x.(*mcp.ResourceTemplate), v.readResource)
+	}, func(ts []string) { v.server.RemoveResourceTemplates(ts...) })
+	sync(e.prompts, anyMap(wantPrompts), func(name string, x any) {
+		v.server.AddPrompt(x.(*mcp.Prompt), v.passthroughPrompt(name))
+	}, func(names []string) { v.server.RemovePrompts(names...) })
 }
 
 // exposedTools are the catalog tools exposed directly: all of them in
 // passthrough mode, the pinned ones in hybrid mode.
-func (g *Gateway) exposedTools(c *Catalog) []*Tool {
-	if g.cfg.EffectiveMode() == ModePassthrough {
+func (v *view) exposedTools(c *Catalog) []*Tool {
+	if v.g.cfg.EffectiveMode() == ModePassthrough {
 		return c.Tools
 	}
 	var out []*Tool
-	for _, pin := range g.cfg.Pin {
+	for _, pin := range v.g.cfg.Pin {
 		if t, err := c.Lookup(pin); err == nil {
 			out = append(out, t)
 		}
@@ -221,13 +232,14 @@ func validToolSchema(schema any) bool {
 // called in full duplex, its result returned unchanged. A JSON-RPC error
 // from the upstream stays one; an upstream that cannot be reached is a
 // tool error the model can read.
-func (g *Gateway) passthroughTool(name string) mcp.ToolHandler {
+func (v *view) passthroughTool(name string) mcp.ToolHandler {
+	g := v.g
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		g.AwaitStartup(ctx)
-		route, ok := g.exposed.routes.Load().tools[name]
+		route, ok := v.exposed.routes.Load().tools[name]
 		var t *Tool
 		if ok {
-			if d := g.Catalog().Domain(route.domain); d != nil {
+			if d := v.Catalog().Domain(route.domain); d != nil {
 				t = d.tool(route.name)
 			}
 		}
@@ -251,9 +263,9 @@ func (g *Gateway) passthroughTool(name string) mcp.ToolHandler {
 
 // readResource reads an exposed resource (or a URI of an exposed
 // template) from the upstream that has it.
-func (g *Gateway) readResource(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	g.AwaitStartup(ctx)
-	u, err := g.resourceUpstream(req.Session, req.Params.URI)
+func (v *view) readResource(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	v.g.AwaitStartup(ctx)
+	u, err := v.resourceUpstream(req.Session, req.Params.URI)
 	if err != nil {
 		return nil, err
 	}
@@ -263,14 +275,14 @@ func (g *Gateway) readResource(ctx context.Context, req *mcp.ReadResourceRequest
 }
 
 // passthroughPrompt is the handler of an exposed prompt.
-func (g *Gateway) passthroughPrompt(name string) mcp.PromptHandler {
+func (v *view) passthroughPrompt(name string) mcp.PromptHandler {
 	return func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-		g.AwaitStartup(ctx)
-		route, ok := g.exposed.routes.Load().prompts[name]
+		v.g.AwaitStartup(ctx)
+		route, ok := v.exposed.routes.Load().prompts[name]
 		if !ok {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown prompt %q", name)}
 		}
-		u, err := g.domainUpstream(req.Session, route.domain)
+		u, err := v.domainUpstream(req.Session, route.domain)
 		if err != nil {
 			return nil, err
 		}
@@ -282,9 +294,9 @@ func (g *Gateway) passthroughPrompt(name string) mcp.PromptHandler {
 
 // complete routes completion/complete to the upstream with the prompt or
 // resource template the reference names.
-func (g *Gateway) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
-	g.AwaitStartup(ctx)
-	r := g.exposed.routes.Load()
+func (v *view) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
+	v.g.AwaitStartup(ctx)
+	r := v.exposed.routes.Load()
 	params := *req.Params
 	params.Meta = forwardedMeta(params.Meta)
 	if req.Params.Ref == nil {
@@ -315,7 +327,7 @@ func (g *Gateway) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.
 	default:
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown reference type %q", ref.Type)}
 	}
-	u, err := g.domainUpstream(req.Session, domain)
+	u, err := v.domainUpstream(req.Session, domain)
 	if err != nil {
 		return nil, err
 	}
@@ -325,31 +337,31 @@ func (g *Gateway) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.
 // subscribe subscribes the client to a resource's updates upstream. On a
 // shared upstream session, subscriptions are counted per URI so that one
 // client unsubscribing does not end another's.
-func (g *Gateway) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error {
-	return g.changeSubscription(ctx, req.Session, req.Params.URI, +1)
+func (v *view) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error {
+	return v.changeSubscription(ctx, req.Session, req.Params.URI, +1)
 }
 
-func (g *Gateway) unsubscribe(ctx context.Context, req *mcp.UnsubscribeRequest) error {
-	return g.changeSubscription(ctx, req.Session, req.Params.URI, -1)
+func (v *view) unsubscribe(ctx context.Context, req *mcp.UnsubscribeRequest) error {
+	return v.changeSubscription(ctx, req.Session, req.Params.URI, -1)
 }
 
-func (g *Gateway) changeSubscription(ctx context.Context, ss *mcp.ServerSession, uri string, delta int) error {
-	domain, ok := g.exposed.routes.Load().domainOf(uri)
+func (v *view) changeSubscription(ctx context.Context, ss *mcp.ServerSession, uri string, delta int) error {
+	domain, ok := v.exposed.routes.Load().domainOf(uri)
 	if !ok {
 		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown resource %q", uri)}
 	}
-	u, err := g.domainUpstream(ss, domain)
+	u, err := v.domainUpstream(ss, domain)
 	if err != nil {
 		return err
 	}
-	if d := g.Catalog().Domain(domain); d == nil || u != d.upstream {
+	if d := v.Catalog().Domain(domain); d == nil || u != d.upstream {
 		// The client's own upstream session: its subscriptions are its own.
 		if delta > 0 {
 			return u.Subscribe(ctx, uri)
 		}
 		return u.Unsubscribe(ctx, uri)
 	}
-	e := &g.exposed
+	e := &v.exposed
 	e.subsMu.Lock()
 	defer e.subsMu.Unlock()
 	if e.subs == nil {
@@ -376,9 +388,11 @@ func (g *Gateway) changeSubscription(ctx context.Context, ss *mcp.ServerSession,
 }
 
 // resourceUpdated passes an upstream's resource update to the clients
-// subscribed to that URI.
+// subscribed to that URI, in every view.
 func (g *Gateway) resourceUpdated(p *mcp.ResourceUpdatedNotificationParams) {
-	_ = g.server.ResourceUpdated(context.Background(), p)
+	for _, v := range g.views {
+		_ = v.server.ResourceUpdated(context.Background(), p)
+	}
 }
 
 // domainOf finds the domain that has a resource URI, directly or through
@@ -396,12 +410,12 @@ func (r *routes) domainOf(uri string) (string, bool) {
 }
 
 // resourceUpstream is domainUpstream for the domain that has uri.
-func (g *Gateway) resourceUpstream(ss *mcp.ServerSession, uri string) (*Upstream, error) {
-	domain, ok := g.exposed.routes.Load().domainOf(uri)
+func (v *view) resourceUpstream(ss *mcp.ServerSession, uri string) (*Upstream, error) {
+	domain, ok := v.exposed.routes.Load().domainOf(uri)
 	if !ok {
 		return nil, &jsonrpc.Error{Code: codeResourceNotFound, Message: fmt.Sprintf("resource %q not found", uri)}
 	}
-	return g.domainUpstream(ss, domain)
+	return v.domainUpstream(ss, domain)
 }
 
 // codeResourceNotFound is MCP's error code for an unknown resource.
@@ -409,11 +423,11 @@ const codeResourceNotFound = -32002
 
 // domainUpstream is the upstream session a client's request to a domain
 // goes through (its own, for a per_client upstream).
-func (g *Gateway) domainUpstream(ss *mcp.ServerSession, domain string) (*Upstream, error) {
-	d := g.Catalog().Domain(domain)
+func (v *view) domainUpstream(ss *mcp.ServerSession, domain string) (*Upstream, error) {
+	d := v.Catalog().Domain(domain)
 	if d == nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("upstream %q is gone", domain)}
 	}
-	u, _ := g.upstreamFor(ss, d)
+	u, _ := v.g.upstreamFor(ss, d)
 	return u, nil
 }
