@@ -20,7 +20,7 @@ func init() {
 
 func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error) {
 	var m Handler
-	err := m.UnmarshalCaddyfile(h.Dispenser)
+	err := m.unmarshal(h.Dispenser, &h)
 	return &m, err
 }
 
@@ -32,6 +32,14 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 //		instructions <text>
 //		session_timeout <duration>
 //		stateless
+//		allowed_hosts <host...>
+//		allowed_origins <origin...>
+//		description_check flag|strip|off
+//
+//		access [<matcher>] {
+//			allow <glob...>
+//			deny <glob...>
+//		}
 //
 //		upstream <name> [<url>] {
 //			url <url>
@@ -51,12 +59,20 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 //			}
 //			prefix <text>
 //			session shared|per_client
+//			forward_header <name...>
 //		}
 //	}
 //
-// Values may hold Caddy placeholders such as {env.TOKEN} or {file.path}.
+// Values may hold Caddy placeholders such as {env.TOKEN} or {file.path};
+// a header value may also hold per-request ones ({http.auth.user.id}).
+// An access block's matcher is a named matcher (@name) or a path; it needs
+// the site's named matchers, so it works only within a Caddyfile site.
 // Every problem is reported with the file and line it is on.
 func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
+	return h.unmarshal(d, nil)
+}
+
+func (h *Handler) unmarshal(d *caddyfile.Dispenser, helper *httpcaddyfile.Helper) error {
 	d.Next() // the directive name
 	if d.NextArg() {
 		return d.ArgErr()
@@ -75,6 +91,37 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			case gateway.ModeMeta, gateway.ModePassthrough, gateway.ModeHybrid:
 			default:
 				return d.Errf("unknown mode %q; use %s, %s or %s", h.Mode, gateway.ModeMeta, gateway.ModePassthrough, gateway.ModeHybrid)
+			}
+		case "description_check":
+			if err := singleArg(d, &h.DescriptionCheck); err != nil {
+				return err
+			}
+			switch h.DescriptionCheck {
+			case gateway.DescriptionCheckFlag, gateway.DescriptionCheckStrip, gateway.DescriptionCheckOff:
+			default:
+				return d.Errf("unknown description_check %q; use %s, %s or %s", h.DescriptionCheck, gateway.DescriptionCheckFlag, gateway.DescriptionCheckStrip, gateway.DescriptionCheckOff)
+			}
+		case "access":
+			p, err := parseAccess(d, helper)
+			if err != nil {
+				return err
+			}
+			h.Access = append(h.Access, p)
+		case "allowed_hosts", "allowed_origins":
+			option := d.Val()
+			args := d.RemainingArgs()
+			if len(args) == 0 {
+				return d.Errf("%s takes one or more values", option)
+			}
+			if option == "allowed_hosts" {
+				h.AllowedHosts = append(h.AllowedHosts, args...)
+			} else {
+				for _, o := range args {
+					if err := http.NewCrossOriginProtection().AddTrustedOrigin(o); err != nil {
+						return d.Errf("allowed_origins: %v", err)
+					}
+				}
+				h.AllowedOrigins = append(h.AllowedOrigins, args...)
 			}
 		case "pin":
 			args := d.RemainingArgs()
@@ -113,7 +160,7 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 				return fmt.Errorf("%v, at %s:%d", err, file, line)
 			}
 		default:
-			return d.Errf("unknown mcp_gateway option %q; options are mode, pin, instructions, session_timeout, stateless and upstream", d.Val())
+			return d.Errf("unknown mcp_gateway option %q; options are mode, pin, instructions, session_timeout, stateless, allowed_hosts, allowed_origins, access, description_check and upstream", d.Val())
 		}
 	}
 	if len(h.Pin) > 0 && h.EffectiveMode() != gateway.ModeHybrid {
@@ -243,6 +290,12 @@ func parseUpstream(d *caddyfile.Dispenser) (*gateway.UpstreamConfig, error) {
 				return nil, d.ArgErr()
 			}
 			u.Prefix = &p
+		case "forward_header":
+			args := d.RemainingArgs()
+			if len(args) == 0 {
+				return nil, d.Errf("upstream %q: forward_header takes the names of client headers to pass on", u.Name)
+			}
+			u.ForwardHeaders = append(u.ForwardHeaders, args...)
 		case "session":
 			if err := singleArg(d, &u.Session); err != nil {
 				return nil, err
@@ -251,7 +304,7 @@ func parseUpstream(d *caddyfile.Dispenser) (*gateway.UpstreamConfig, error) {
 				return nil, d.Errf("upstream %q: unknown session %q; use %s or %s", u.Name, u.Session, gateway.SessionShared, gateway.SessionPerClient)
 			}
 		default:
-			return nil, d.Errf("upstream %q: unknown option %q; options are url, transport, header, command, args, env, dir, description, timeout, group, allow, deny, tool, prefix and session", u.Name, option)
+			return nil, d.Errf("upstream %q: unknown option %q; options are url, transport, header, forward_header, command, args, env, dir, description, timeout, group, allow, deny, tool, prefix and session", u.Name, option)
 		}
 	}
 	return u, nil
@@ -280,6 +333,49 @@ func parseToolOverride(d *caddyfile.Dispenser, upstream string) (string, gateway
 		return "", o, d.Errf("upstream %q: tool %q: the block sets nothing; give it a description", upstream, name)
 	}
 	return name, o, nil
+}
+
+// parseAccess parses `access [<matcher>] { allow <glob...>; deny <glob...> }`.
+func parseAccess(d *caddyfile.Dispenser, helper *httpcaddyfile.Helper) (*AccessPolicy, error) {
+	p := &AccessPolicy{}
+	if d.NextArg() {
+		if helper == nil {
+			return nil, d.Err("access with a matcher needs the Caddyfile's named matchers; use mcp_gateway inside a site block")
+		}
+		d.Prev()
+		matcherSet, hasMatcher, err := helper.MatcherToken()
+		if err != nil {
+			return nil, d.Errf("access: %v", err)
+		}
+		if !hasMatcher {
+			return nil, d.Errf("access takes a matcher (@name or a path) or nothing, not %q", d.Val())
+		}
+		if matcherSet != nil {
+			p.MatcherSetsRaw = caddyhttp.RawMatcherSets{matcherSet}
+		}
+		if d.NextArg() {
+			return nil, d.ArgErr()
+		}
+	}
+	for nesting := d.Nesting(); d.NextBlock(nesting); {
+		option := d.Val()
+		args := d.RemainingArgs()
+		if len(args) == 0 {
+			return nil, d.Errf("access: %s takes one or more globs over qualified tool names, e.g. %s crm.*", option, option)
+		}
+		switch option {
+		case "allow":
+			p.Allow = append(p.Allow, args...)
+		case "deny":
+			p.Deny = append(p.Deny, args...)
+		default:
+			return nil, d.Errf("access: unknown option %q; options are allow and deny", option)
+		}
+	}
+	if err := gateway.ValidateAccessRules([]gateway.AccessRule{p.AccessRule}); err != nil {
+		return nil, d.Errf("access: %v", err)
+	}
+	return p, nil
 }
 
 // singleArg reads exactly one argument into dst.

@@ -5,6 +5,8 @@
 package mcpgateway
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -42,10 +44,30 @@ type Handler struct {
 	// requests are not possible then.
 	Stateless bool `json:"stateless,omitempty"`
 
-	gw       *gateway.Gateway
-	http     http.Handler
-	poolKeys []string
-	logger   *zap.Logger
+	// Access picks, per request, the tools it may see and call: the first
+	// policy whose matchers match applies; a request no policy matches is
+	// refused. No policies: everything is visible.
+	Access []*AccessPolicy `json:"access,omitempty"`
+
+	// AllowedHosts, if set, are the Host names (or "*.example.com")
+	// requests may carry; others are refused. This replaces the default
+	// protection against DNS rebinding (a request arriving on loopback
+	// must name a loopback host), which would refuse every request behind
+	// a proxy on the same machine.
+	AllowedHosts []string `json:"allowed_hosts,omitempty"`
+
+	// AllowedOrigins are origins ("https://app.example.com") from which
+	// browsers may call the gateway cross-origin; other cross-origin
+	// browser requests are refused. Same-origin and non-browser requests
+	// are always allowed.
+	AllowedOrigins []string `json:"allowed_origins,omitempty"`
+
+	gw             *gateway.Gateway
+	http           http.Handler
+	crossOrigin    *http.CrossOriginProtection
+	requestHeaders map[string]http.Header // per upstream: header values holding per-request placeholders
+	poolKeys       []string
+	logger         *zap.Logger
 }
 
 // CaddyModule returns the Caddy module information.
@@ -64,13 +86,42 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	if err := h.Config.Validate(); err != nil {
 		return err
 	}
+	if err := gateway.ValidateAccessRules(h.accessRules()); err != nil {
+		return fmt.Errorf("access: %v", err)
+	}
+	if err := h.provisionAccess(ctx); err != nil {
+		return err
+	}
+	h.crossOrigin = http.NewCrossOriginProtection()
+	for _, o := range h.AllowedOrigins {
+		if err := h.crossOrigin.AddTrustedOrigin(o); err != nil {
+			return fmt.Errorf("allowed_origins: %v", err)
+		}
+	}
 	repl := caddy.NewReplacer()
 	cfg := h.Config
 	cfg.Upstreams = make([]*gateway.UpstreamConfig, len(h.Upstreams))
 	ups := make([]*gateway.Upstream, len(h.Upstreams))
+	h.requestHeaders = make(map[string]http.Header)
 	for i, uc := range h.Upstreams {
 		resolved := *uc
 		resolved.Connection = resolveConnection(uc.Connection, repl)
+		// Header values still holding placeholders depend on the request
+		// ({http.auth.user.id}, ...): they go with each call, not with
+		// the connection.
+		for name, vs := range resolved.Headers {
+			for _, v := range vs {
+				if strings.Contains(v, "{") {
+					if h.requestHeaders[uc.Name] == nil {
+						h.requestHeaders[uc.Name] = http.Header{}
+					}
+					h.requestHeaders[uc.Name].Add(name, v)
+				}
+			}
+			if _, perRequest := h.requestHeaders[uc.Name][name]; perRequest {
+				delete(resolved.Headers, name)
+			}
+		}
 		cfg.Upstreams[i] = &resolved
 		key := resolved.Connection.Key()
 		logger := h.logger.With(zap.String("upstream", uc.Name))
@@ -83,7 +134,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		h.poolKeys = append(h.poolKeys, key)
 		ups[i] = val.(*gateway.Upstream)
 	}
-	gw, err := gateway.New(cfg, ups, gateway.Options{Logger: h.logger, SDKLogger: ctx.Slogger(), Stateless: h.Stateless})
+	gw, err := gateway.New(cfg, ups, gateway.Options{Logger: h.logger, SDKLogger: ctx.Slogger(), Stateless: h.Stateless, Access: h.accessRules()})
 	if err != nil {
 		return err
 	}
@@ -96,10 +147,11 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	if timeout == 0 {
 		timeout = DefaultSessionTimeout
 	}
-	h.http = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return gw.Server() }, &mcp.StreamableHTTPOptions{
-		Stateless:      h.Stateless,
-		SessionTimeout: timeout,
-		Logger:         ctx.Slogger(),
+	h.http = mcp.NewStreamableHTTPHandler(func(r *http.Request) *mcp.Server { return gw.ServerFor(policyOf(r)) }, &mcp.StreamableHTTPOptions{
+		Stateless:                  h.Stateless,
+		SessionTimeout:             timeout,
+		Logger:                     ctx.Slogger(),
+		DisableLocalhostProtection: len(h.AllowedHosts) > 0,
 	})
 	return nil
 }
@@ -173,11 +225,98 @@ func (h *Handler) Validate() error {
 
 // ServeHTTP serves MCP over streamable HTTP. The gateway is a terminal
 // handler: it answers every request its route gives it.
+//
+// Before the MCP handler sees a request: its Host and Origin are checked;
+// its access policy is chosen; a session ID it presents must have been
+// created under the same identity (policy and authenticated user), else
+// it is answered like an unknown session; and per-request upstream header
+// values are resolved.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, _ caddyhttp.Handler) error {
+	if len(h.AllowedHosts) > 0 && !hostAllowed(r, h.AllowedHosts) {
+		return caddyhttp.Error(http.StatusForbidden, fmt.Errorf("host %q is not an allowed host of this MCP gateway", r.Host))
+	}
+	if err := h.crossOrigin.Check(r); err != nil {
+		return caddyhttp.Error(http.StatusForbidden, err)
+	}
+	policy, err := h.policyFor(r)
+	if err != nil {
+		if errors.Is(err, errNoPolicy) {
+			return caddyhttp.Error(http.StatusForbidden, err)
+		}
+		return caddyhttp.Error(http.StatusInternalServerError, err)
+	}
+	who := identity(r, policy)
+	if id := r.Header.Get("Mcp-Session-Id"); id != "" {
+		if owner, ok := h.gw.SessionIdentity(id); ok && owner != who {
+			h.logger.Warn("session ID presented by another identity; refused", zap.String("identity", who))
+			http.Error(w, "session not found", http.StatusNotFound)
+			return nil
+		}
+	} else if !h.Stateless {
+		w = &sessionRecorder{ResponseWriter: w, bind: func(id string) { h.gw.BindSession(id, who) }}
+	}
+	r.Header.Del(gateway.UpstreamHeadersHeader) // only the gateway sets it
+	if err := h.resolveRequestHeaders(r); err != nil {
+		return caddyhttp.Error(http.StatusInternalServerError, err)
+	}
 	h.gw.AwaitStartup(r.Context())
-	h.http.ServeHTTP(w, r)
+	h.http.ServeHTTP(w, withPolicy(r, policy))
 	return nil
 }
+
+// resolveRequestHeaders resolves the per-request upstream header values
+// with r's placeholders and hands them to the gateway.
+func (h *Handler) resolveRequestHeaders(r *http.Request) error {
+	if len(h.requestHeaders) == 0 {
+		return nil
+	}
+	repl, _ := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer)
+	if repl == nil {
+		repl = caddy.NewReplacer()
+	}
+	resolved := make(map[string]map[string]string, len(h.requestHeaders))
+	for upstream, headers := range h.requestHeaders {
+		m := make(map[string]string, len(headers))
+		for name := range headers {
+			m[name] = repl.ReplaceAll(headers.Get(name), "")
+		}
+		resolved[upstream] = m
+	}
+	b, err := json.Marshal(resolved)
+	if err != nil {
+		return err
+	}
+	r.Header.Set(gateway.UpstreamHeadersHeader, string(b))
+	return nil
+}
+
+// sessionRecorder notes the session ID the MCP handler assigns to a new
+// session, as its response headers go out.
+type sessionRecorder struct {
+	http.ResponseWriter
+	bind func(id string)
+	done bool
+}
+
+func (s *sessionRecorder) WriteHeader(code int) {
+	if !s.done {
+		s.done = true
+		if id := s.Header().Get("Mcp-Session-Id"); id != "" {
+			s.bind(id)
+		}
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *sessionRecorder) Write(b []byte) (int, error) {
+	if !s.done {
+		s.WriteHeader(http.StatusOK)
+	}
+	return s.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the flusher underneath.
+func (s *sessionRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
 // Cleanup closes the client sessions of this config's gateway and releases
 // its upstreams: an upstream that the new config still uses stays

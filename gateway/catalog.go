@@ -18,6 +18,10 @@ type Catalog struct {
 	Domains []*Domain // in config order
 	Tools   []*Tool   // by domain, then in upstream order
 
+	// Flagged are the qualified names of tools whose upstream description
+	// the description check found instruction-like.
+	Flagged []string
+
 	domains map[string]*Domain // by lower-case name
 	byName  map[string]*Tool   // by qualified name
 	byBare  map[string][]*Tool // by upstream tool name
@@ -66,6 +70,8 @@ type domainSource struct {
 	cfg      *UpstreamConfig
 	status   UpstreamStatus
 	upstream *Upstream
+	// check is the description check (DescriptionCheck*) for upstream text.
+	check string
 }
 
 // buildCatalog makes a snapshot from each domain's config and the last
@@ -95,7 +101,7 @@ func buildCatalog(sources []domainSource, rule AccessRule) *Catalog {
 		}
 		d := &Domain{
 			Name:        src.cfg.Name,
-			Description: domainDescription(src.cfg, src.status),
+			Description: domainDescription(src.cfg, src.status, src.check),
 			State:       src.status.State,
 			LastError:   src.status.LastError,
 			upstream:    src.upstream,
@@ -106,9 +112,12 @@ func buildCatalog(sources []domainSource, rule AccessRule) *Catalog {
 
 		groups := assignGroups(src.cfg, defs)
 		for i, def := range defs {
-			desc := def.Description
+			desc, suspicious := checkDescription(def.Description, src.check)
 			if o, ok := src.cfg.Tools[def.Name]; ok && o.Description != "" {
-				desc = o.Description
+				desc, suspicious = o.Description, false
+			}
+			if suspicious {
+				c.Flagged = append(c.Flagged, QualifiedName(d.Name, def.Name))
 			}
 			t := &Tool{
 				Name:         QualifiedName(d.Name, def.Name),
@@ -133,7 +142,7 @@ func buildCatalog(sources []domainSource, rule AccessRule) *Catalog {
 		docs[i] = search.Document{
 			Name:              t.UpstreamName,
 			Title:             t.Def.Title,
-			Description:       t.Description,
+			Description:       strings.TrimPrefix(t.Description, flaggedPrefix),
 			Params:            paramText(t.Def.InputSchema),
 			Domain:            t.Domain.Name,
 			DomainDescription: t.Domain.Description,
@@ -146,12 +155,13 @@ func buildCatalog(sources []domainSource, rule AccessRule) *Catalog {
 
 // domainDescription is the operator's description of a domain, else what
 // the upstream says of itself.
-func domainDescription(cfg *UpstreamConfig, st UpstreamStatus) string {
+func domainDescription(cfg *UpstreamConfig, st UpstreamStatus, check string) string {
 	switch {
 	case cfg.Description != "":
 		return cfg.Description
 	case st.Instructions != "":
-		return st.Instructions
+		text, _ := checkDescription(st.Instructions, check)
+		return text
 	case st.Server != nil && st.Server.Title != "":
 		return st.Server.Title
 	}

@@ -35,6 +35,12 @@ type Config struct {
 	// Pin names the tools hybrid mode exposes directly, in any form
 	// discover_tools accepts ("crm.people_search").
 	Pin []string `json:"pin,omitempty"`
+
+	// DescriptionCheck is what to do with upstream tool descriptions and
+	// instructions that read like instructions to the model (tool
+	// poisoning): "flag" (the default: prefix a warning), "strip" (remove
+	// those sentences) or "off". Operator overrides are never checked.
+	DescriptionCheck string `json:"description_check,omitempty"`
 }
 
 // Modes.
@@ -111,6 +117,10 @@ type Connection struct {
 	// Headers are sent with every HTTP request to the upstream.
 	Headers http.Header `json:"headers,omitempty"`
 
+	// ForwardHeaders names the client request headers passed on to the
+	// upstream with each call; no other client header ever is.
+	ForwardHeaders []string `json:"forward_headers,omitempty"`
+
 	// Command, Args, Env and Dir start a stdio upstream. The process gets
 	// only a minimal environment (PATH, HOME, ...) plus Env.
 	Command string            `json:"command,omitempty"`
@@ -185,6 +195,11 @@ func (c *Config) Validate() error {
 	case "", ModeMeta, ModePassthrough, ModeHybrid:
 	default:
 		return fmt.Errorf("unknown mode %q; use %s, %s or %s", c.Mode, ModeMeta, ModePassthrough, ModeHybrid)
+	}
+	switch c.DescriptionCheck {
+	case "", DescriptionCheckFlag, DescriptionCheckStrip, DescriptionCheckOff:
+	default:
+		return fmt.Errorf("unknown description_check %q; use %s, %s or %s", c.DescriptionCheck, DescriptionCheckFlag, DescriptionCheckStrip, DescriptionCheckOff)
 	}
 	if len(c.Pin) > 0 && c.EffectiveMode() != ModeHybrid {
 		return fmt.Errorf("pin exposes tools directly in hybrid mode only; add `mode hybrid` or remove pin")
@@ -290,8 +305,8 @@ func (c *Connection) validate() error {
 		if c.Transport != "" && c.Transport != TransportStdio {
 			return fmt.Errorf("transport %s needs a `url`, not a `command`", c.Transport)
 		}
-		if len(c.Headers) > 0 {
-			return errors.New("headers apply to HTTP upstreams (`url`), not to a `command`")
+		if len(c.Headers) > 0 || len(c.ForwardHeaders) > 0 {
+			return errors.New("header and forward_header apply to HTTP upstreams (`url`), not to a `command`")
 		}
 	}
 	if c.Timeout < 0 {

@@ -38,6 +38,7 @@ type Gateway struct {
 
 	started   chan struct{}
 	createdAt time.Time
+	flagged   map[string]bool // tools whose description was reported, under rebuildMu
 
 	clients  clientSessions
 	sessions sessionBindings
@@ -97,6 +98,7 @@ func New(cfg Config, upstreams []*Upstream, opts Options) (*Gateway, error) {
 		started:        make(chan struct{}),
 		createdAt:      time.Now(),
 		clients:        clientSessions{byClient: make(map[*mcp.ServerSession]*clientState)},
+		flagged:        make(map[string]bool),
 	}
 	for _, u := range cfg.Upstreams {
 		g.upstreamConfig[u.Name] = u
@@ -208,15 +210,31 @@ func (g *Gateway) rebuildLoop(ctx context.Context) {
 	}
 }
 
+// descriptionCheck is the configured description check, or the default.
+func (g *Gateway) descriptionCheck() string {
+	if g.cfg.DescriptionCheck == "" {
+		return DescriptionCheckFlag
+	}
+	return g.cfg.DescriptionCheck
+}
+
 func (g *Gateway) rebuildCatalog() {
 	g.rebuildMu.Lock()
 	defer g.rebuildMu.Unlock()
 	sources := make([]domainSource, len(g.upstreams))
 	for i, u := range g.upstreams {
-		sources[i] = domainSource{cfg: g.cfg.Upstreams[i], status: u.Status(), upstream: u}
+		sources[i] = domainSource{cfg: g.cfg.Upstreams[i], status: u.Status(), upstream: u, check: g.descriptionCheck()}
 	}
 	c := buildCatalog(sources, AccessRule{})
 	g.catalog.Store(c)
+	for _, name := range c.Flagged {
+		if !g.flagged[name] {
+			g.flagged[name] = true
+			g.logger.Warn("upstream tool description reads like instructions to the model (tool poisoning?); "+
+				"description_check "+g.descriptionCheck()+" applies; override it with a `tool` block if it is fine",
+				zap.String("tool", name))
+		}
+	}
 	for _, v := range g.views {
 		v.update(sources, c)
 	}

@@ -265,13 +265,17 @@ func (v *view) passthroughTool(name string) mcp.ToolHandler {
 // template) from the upstream that has it.
 func (v *view) readResource(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	v.g.AwaitStartup(ctx)
-	u, err := v.resourceUpstream(req.Session, req.Params.URI)
+	domain, ok := v.exposed.routes.Load().domainOf(req.Params.URI)
+	if !ok {
+		return nil, &jsonrpc.Error{Code: codeResourceNotFound, Message: fmt.Sprintf("resource %q not found", req.Params.URI)}
+	}
+	u, err := v.domainUpstream(req.Session, domain)
 	if err != nil {
 		return nil, err
 	}
 	params := *req.Params
 	params.Meta = forwardedMeta(params.Meta)
-	return u.ReadResource(ctx, &params)
+	return u.ReadResource(callContext(ctx, req.Extra, v.g.upstreamConfig[domain]), &params)
 }
 
 // passthroughPrompt is the handler of an exposed prompt.
@@ -288,7 +292,7 @@ func (v *view) passthroughPrompt(name string) mcp.PromptHandler {
 		}
 		params := *req.Params
 		params.Name, params.Meta = route.name, forwardedMeta(params.Meta)
-		return u.GetPrompt(ctx, &params)
+		return u.GetPrompt(callContext(ctx, req.Extra, v.g.upstreamConfig[route.domain]), &params)
 	}
 }
 
@@ -331,7 +335,7 @@ func (v *view) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.Com
 	if err != nil {
 		return nil, err
 	}
-	return u.Complete(ctx, &params)
+	return u.Complete(callContext(ctx, req.Extra, v.g.upstreamConfig[domain]), &params)
 }
 
 // subscribe subscribes the client to a resource's updates upstream. On a
@@ -407,15 +411,6 @@ func (r *routes) domainOf(uri string) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// resourceUpstream is domainUpstream for the domain that has uri.
-func (v *view) resourceUpstream(ss *mcp.ServerSession, uri string) (*Upstream, error) {
-	domain, ok := v.exposed.routes.Load().domainOf(uri)
-	if !ok {
-		return nil, &jsonrpc.Error{Code: codeResourceNotFound, Message: fmt.Sprintf("resource %q not found", uri)}
-	}
-	return v.domainUpstream(ss, domain)
 }
 
 // codeResourceNotFound is MCP's error code for an unknown resource.

@@ -150,6 +150,7 @@ func (t *upstreamRoundTripper) RoundTrip(req *http.Request) (*http.Response, err
 			}
 		}
 	}
+	req = addCallHeaders(req)
 	resp, err := t.base.RoundTrip(req)
 	if err == nil && t.countNote != nil && strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
 		resp.Body = &sseNotes{r: resp.Body, count: t.countNote}
