@@ -3,6 +3,7 @@ package mcpgateway
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/caddy-mcp/mcp-gateway/gateway"
 	"github.com/caddyserver/caddy/v2"
+	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -150,5 +152,73 @@ func TestPassthroughNameCollisionIsAConfigError(t *testing.T) {
 	h.Cleanup()
 	if err == nil || !strings.Contains(err.Error(), `tool "whoami" is in both upstream "first" and upstream "second"`) {
 		t.Errorf("provisioning two unprefixed upstreams with the same tools: %v", err)
+	}
+}
+
+// serve provisions h and returns an HTTP server for it (without a client).
+func serve(t *testing.T, h *Handler) *httptest.Server {
+	t.Helper()
+	ctx, cancel := caddy.NewContext(caddy.Context{Context: context.Background()})
+	t.Cleanup(cancel)
+	if err := h.Provision(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Cleanup() })
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Caddy puts a replacer in every request's context.
+		repl := caddy.NewReplacer()
+		r = r.WithContext(context.WithValue(r.Context(), caddy.ReplacerCtxKey, repl))
+		if err := h.ServeHTTP(w, r, nil); err != nil {
+			var he caddyhttp.HandlerError
+			if errors.As(err, &he) {
+				w.WriteHeader(he.StatusCode)
+				return
+			}
+			w.WriteHeader(http.StatusInternalServerError)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func post(t *testing.T, url string, header http.Header, host string) int {
+	t.Helper()
+	req, _ := http.NewRequest("POST", url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`))
+	req.Header = header.Clone()
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if host != "" {
+		req.Host = host
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+func TestAllowedHostsAndNoMatchingPolicy(t *testing.T) {
+	h := &Handler{
+		Config:       gateway.Config{Upstreams: []*gateway.UpstreamConfig{{Name: "up", Connection: gateway.Connection{URL: upstreamServer(t).URL}}}},
+		AllowedHosts: []string{"mcp.example.com", "*.internal.example.com"},
+		Access: []*AccessPolicy{{
+			MatcherSetsRaw: caddyhttp.RawMatcherSets{{"header": json.RawMessage(`{"X-Role":["admin"]}`)}},
+		}},
+	}
+	srv := serve(t, h)
+	admin := http.Header{"X-Role": {"admin"}}
+	for host, want := range map[string]int{
+		"mcp.example.com":            http.StatusOK, // allowed behind a same-host proxy, on loopback
+		"a.internal.example.com:443": http.StatusOK,
+		"evil.example.com":           http.StatusForbidden,
+		"internal.example.com.evil":  http.StatusForbidden,
+	} {
+		if got := post(t, srv.URL, admin, host); got != want {
+			t.Errorf("Host %s: %d, want %d", host, got, want)
+		}
+	}
+	if got := post(t, srv.URL, http.Header{}, "mcp.example.com"); got != http.StatusForbidden {
+		t.Errorf("a request no access policy matches: %d, want 403", got)
 	}
 }

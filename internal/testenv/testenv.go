@@ -210,3 +210,26 @@ func RunCaddy(t testing.TB, dir string, args ...string) (string, error) {
 	out, err := cmd.CombinedOutput()
 	return string(out), err
 }
+
+// EchoServer builds and starts examples/echo-server (an MCP server that
+// answers with the headers it received) and returns its URL.
+func EchoServer(t testing.TB) string {
+	t.Helper()
+	bin := Build(t, "./examples/echo-server", "echo-server")
+	port := FreePort(t)
+	p := Start(t, "", nil, bin, "-http", fmt.Sprintf("127.0.0.1:%d", port))
+	WaitPort(t, port, p)
+	return fmt.Sprintf("http://127.0.0.1:%d/mcp", port)
+}
+
+// StartCaddyFile runs a Caddyfile from the repository as it is, with env
+// (GATEWAY_PORT=... and the like) for the {$VAR} placeholders it reads,
+// and waits until port listens.
+func StartCaddyFile(t testing.TB, path string, port int, env ...string) *CaddyInstance {
+	t.Helper()
+	bin := Caddy(t)
+	c := &CaddyInstance{Dir: t.TempDir(), HTTPPort: port}
+	c.Process = Start(t, c.Dir, append(procs.CaddyEnv(c.Dir), env...), bin, "run", "--config", filepath.Join(RepoRoot(t), path), "--adapter", "caddyfile")
+	WaitPort(t, port, c.Process)
+	return c
+}

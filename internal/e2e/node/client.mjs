@@ -3,9 +3,10 @@
 // line the JSON answer to one command, in order:
 //
 //   {"op":"connect","url":"http://127.0.0.1:8080/mcp",
+//    "headers":{"Authorization":"..."},                   (optional: sent with every request)
 //    "elicitation":{"action":"accept","content":{...}},   (optional: answer every elicitation so)
 //    "sampling":{"text":"..."}}                           (optional: answer every sampling request so)
-//     -> {"ok":true,"serverInfo":...,"instructions":...,"capabilities":...}
+//     -> {"ok":true,"serverInfo":...,"instructions":...,"capabilities":...,"sessionId":"..."}
 //   {"op":"listTools"}                                     -> {"ok":true,"result":{tools:[...]}}
 //   {"op":"setLevel","level":"info"}                       -> {"ok":true}
 //   {"op":"callTool","name":"...","arguments":{...},"progress":true}
@@ -57,11 +58,15 @@ async function handle(cmd) {
       client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
         received.logs.push(n.params);
       });
-      await client.connect(new StreamableHTTPClientTransport(new URL(cmd.url)));
+      const transport = new StreamableHTTPClientTransport(new URL(cmd.url), {
+        requestInit: cmd.headers ? { headers: cmd.headers } : undefined,
+      });
+      await client.connect(transport);
       return {
         serverInfo: client.getServerVersion(),
         instructions: client.getInstructions(),
         capabilities: client.getServerCapabilities(),
+        sessionId: transport.sessionId,
       };
     }
     case "listTools":
