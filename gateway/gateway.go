@@ -30,7 +30,7 @@ type Gateway struct {
 	views          []*view // one per access rule
 
 	catalog   atomic.Pointer[Catalog] // everything, for operators
-	rebuildMu sync.Mutex // serialises rebuilds, so a newer snapshot is never replaced by an older one
+	rebuildMu sync.Mutex              // serialises rebuilds, so a newer snapshot is never replaced by an older one
 	rebuild   chan struct{}
 	cancel    context.CancelFunc
 	done      chan struct{}
