@@ -10,6 +10,7 @@ import (
 	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
 	"github.com/caddyserver/caddy/v2/caddyconfig/httpcaddyfile"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+	"github.com/dustin/go-humanize"
 )
 
 func init() {
@@ -27,11 +28,13 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 // UnmarshalCaddyfile sets up the handler from Caddyfile tokens:
 //
 //	mcp_gateway {
+//		name <name>
 //		mode meta|passthrough|hybrid
 //		pin <tool...>
 //		instructions <text>
 //		session_timeout <duration>
 //		stateless
+//		max_request_body <size>
 //		allowed_hosts <host...>
 //		allowed_origins <origin...>
 //		description_check flag|strip|off
@@ -92,6 +95,20 @@ func (h *Handler) unmarshal(d *caddyfile.Dispenser, helper *httpcaddyfile.Helper
 			default:
 				return d.Errf("unknown mode %q; use %s, %s or %s", h.Mode, gateway.ModeMeta, gateway.ModePassthrough, gateway.ModeHybrid)
 			}
+		case "name":
+			if err := singleArg(d, &h.Name); err != nil {
+				return err
+			}
+		case "max_request_body":
+			var size string
+			if err := singleArg(d, &size); err != nil {
+				return err
+			}
+			n, err := humanize.ParseBytes(size)
+			if err != nil || n == 0 || n > 1<<40 {
+				return d.Errf("max_request_body must be a size like 4MB, got %q", size)
+			}
+			h.MaxRequestBody = int64(n)
 		case "description_check":
 			if err := singleArg(d, &h.DescriptionCheck); err != nil {
 				return err
@@ -160,7 +177,7 @@ func (h *Handler) unmarshal(d *caddyfile.Dispenser, helper *httpcaddyfile.Helper
 				return fmt.Errorf("%v, at %s:%d", err, file, line)
 			}
 		default:
-			return d.Errf("unknown mcp_gateway option %q; options are mode, pin, instructions, session_timeout, stateless, allowed_hosts, allowed_origins, access, description_check and upstream", d.Val())
+			return d.Errf("unknown mcp_gateway option %q; options are name, mode, pin, instructions, session_timeout, stateless, max_request_body, allowed_hosts, allowed_origins, access, description_check and upstream", d.Val())
 		}
 	}
 	if len(h.Pin) > 0 && h.EffectiveMode() != gateway.ModeHybrid {

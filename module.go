@@ -5,9 +5,11 @@
 package mcpgateway
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"strings"
 	"time"
@@ -15,7 +17,6 @@ import (
 	"github.com/caddy-mcp/mcp-gateway/gateway"
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/zap"
 )
 
@@ -62,12 +63,27 @@ type Handler struct {
 	// are always allowed.
 	AllowedOrigins []string `json:"allowed_origins,omitempty"`
 
+	// Name tells this gateway apart from others in the same config; a
+	// config reload hands each gateway's client sessions on to the
+	// gateway of the same name. Default "default".
+	Name string `json:"name,omitempty"`
+
+	// MaxRequestBody bounds the body of a client request, in bytes.
+	// Default 4 MiB.
+	MaxRequestBody int64 `json:"max_request_body,omitempty"`
+
 	gw             *gateway.Gateway
-	http           http.Handler
+	frontend       *frontend
+	attached       bool
+	loadContext    context.Context // the config load this handler belongs to
+	resolved       gateway.Config
+	upstreamsInUse []*gateway.Upstream
+	gatewayOptions gateway.Options
 	crossOrigin    *http.CrossOriginProtection
 	requestHeaders map[string]http.Header // per upstream: header values holding per-request placeholders
 	poolKeys       []string
 	logger         *zap.Logger
+	sdkLogger      *slog.Logger
 }
 
 // CaddyModule returns the Caddy module information.
@@ -82,7 +98,10 @@ func (Handler) CaddyModule() caddy.ModuleInfo {
 // upstream's connection from the pool (creating it if new), and builds the
 // gateway and its HTTP handler.
 func (h *Handler) Provision(ctx caddy.Context) error {
-	h.logger = ctx.Logger()
+	h.logger, h.sdkLogger = ctx.Logger(), ctx.Slogger()
+	if h.MaxRequestBody < 0 {
+		return errors.New("max_request_body must be positive")
+	}
 	if err := h.Config.Validate(); err != nil {
 		return err
 	}
@@ -134,25 +153,14 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		h.poolKeys = append(h.poolKeys, key)
 		ups[i] = val.(*gateway.Upstream)
 	}
-	gw, err := gateway.New(cfg, ups, gateway.Options{Logger: h.logger, SDKLogger: ctx.Slogger(), Stateless: h.Stateless, Access: h.accessRules()})
-	if err != nil {
+	opts := gateway.Options{Logger: h.logger, SDKLogger: h.sdkLogger, Stateless: h.Stateless, Access: h.accessRules()}
+	if err := h.attach(ctx, cfg, ups, opts); err != nil {
 		return err
 	}
-	h.gw = gw
+	h.gw = h.frontend.gw
 	if err := h.checkNameCollisions(ctx); err != nil {
 		return err
 	}
-
-	timeout := time.Duration(h.SessionTimeout)
-	if timeout == 0 {
-		timeout = DefaultSessionTimeout
-	}
-	h.http = mcp.NewStreamableHTTPHandler(func(r *http.Request) *mcp.Server { return gw.ServerFor(policyOf(r)) }, &mcp.StreamableHTTPOptions{
-		Stateless:                  h.Stateless,
-		SessionTimeout:             timeout,
-		Logger:                     ctx.Slogger(),
-		DisableLocalhostProtection: len(h.AllowedHosts) > 0,
-	})
 	return nil
 }
 
@@ -260,7 +268,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, _ caddyhttp.
 		return caddyhttp.Error(http.StatusInternalServerError, err)
 	}
 	h.gw.AwaitStartup(r.Context())
-	h.http.ServeHTTP(w, withPolicy(r, policy))
+	h.frontend.http.Load().handler.ServeHTTP(w, withPolicy(r, policy))
 	return nil
 }
 
@@ -318,16 +326,19 @@ func (s *sessionRecorder) Write(b []byte) (int, error) {
 // Unwrap lets http.ResponseController reach the flusher underneath.
 func (s *sessionRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
-// Cleanup closes the client sessions of this config's gateway and releases
-// its upstreams: an upstream that the new config still uses stays
-// connected; one it no longer uses is closed (its process ended).
+// Cleanup hands the gateway back to the config that follows this one (or,
+// if this config's load failed, the one before), and releases its
+// upstreams: one the remaining config still uses stays connected; one it
+// no longer uses is closed once its calls in flight finish (its process
+// ends). When no config uses the gateway any more, its client sessions
+// end too.
 func (h *Handler) Cleanup() error {
-	if h.gw != nil {
-		for ss := range h.gw.Server().Sessions() {
-			_ = ss.Close()
+	h.detach()
+	if h.frontend != nil {
+		if _, err := frontends.Delete(h.name()); err != nil {
+			h.logger.Error("releasing the gateway", zap.Error(err))
 		}
-		_ = h.gw.Close()
-		h.gw = nil
+		h.frontend, h.gw = nil, nil
 	}
 	var firstErr error
 	for _, key := range h.poolKeys {
@@ -347,3 +358,5 @@ var (
 	_ caddy.CleanerUpper          = (*Handler)(nil)
 	_ caddyhttp.MiddlewareHandler = (*Handler)(nil)
 )
+
+func timeDuration(d caddy.Duration) time.Duration { return time.Duration(d) }

@@ -19,7 +19,7 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, t *Too
 	if relay != nil {
 		defer relay.track(ctx)()
 	}
-	ctx = callContext(ctx, req.Extra, g.upstreamConfig[t.Domain.Name])
+	ctx = callContext(ctx, req.Extra, g.current().byName[t.Domain.Name])
 	var onProgress func(*mcp.ProgressNotificationParams)
 	if token := req.Params.GetProgressToken(); token != nil && req.Session != nil {
 		onProgress = func(p *mcp.ProgressNotificationParams) {

@@ -38,14 +38,16 @@ type clientState struct {
 type clientUpstream struct {
 	upstream *Upstream
 	relay    *Relay
+	key      string // the connection it was made for
 }
 
 // upstreamFor returns the upstream session a client's call to domain d
 // goes through: the client's own for a per_client upstream (with the relay
 // that connects it to the client), else the shared one.
 func (g *Gateway) upstreamFor(ss *mcp.ServerSession, d *Domain) (*Upstream, *Relay) {
-	cfg := g.upstreamConfig[d.Name]
-	if ss == nil || cfg == nil || cfg.Session != SessionPerClient || g.opts.Stateless {
+	s := g.current()
+	cfg := s.byName[d.Name]
+	if ss == nil || cfg == nil || cfg.Session != SessionPerClient || s.stateless {
 		return d.upstream, nil
 	}
 	state := g.clientState(ss)
@@ -69,7 +71,7 @@ func (g *Gateway) upstreamFor(ss *mcp.ServerSession, d *Domain) (*Upstream, *Rel
 		},
 	})
 	u.OnResourceUpdated(g.resourceUpdated)
-	state.upstreams[d.Name] = &clientUpstream{upstream: u, relay: relay}
+	state.upstreams[d.Name] = &clientUpstream{upstream: u, relay: relay, key: cfg.Connection.Key()}
 	return u, relay
 }
 
@@ -112,6 +114,33 @@ func (st *clientState) close() {
 	st.mu.Unlock()
 	for _, cu := range ups {
 		_ = cu.upstream.Close()
+	}
+}
+
+// closeStaleClientUpstreams closes the clients' own upstream sessions
+// that s no longer wants: their upstream is gone, its connection changed,
+// or it is no longer per_client. The next call makes a new one.
+func (g *Gateway) closeStaleClientUpstreams(s *setup) {
+	g.clients.mu.Lock()
+	states := make([]*clientState, 0, len(g.clients.byClient))
+	for _, st := range g.clients.byClient {
+		states = append(states, st)
+	}
+	g.clients.mu.Unlock()
+	for _, st := range states {
+		st.mu.Lock()
+		var stale []*Upstream
+		for name, cu := range st.upstreams {
+			cfg := s.byName[name]
+			if cfg == nil || cfg.Session != SessionPerClient || cfg.Connection.Key() != cu.key {
+				stale = append(stale, cu.upstream)
+				delete(st.upstreams, name)
+			}
+		}
+		st.mu.Unlock()
+		for _, u := range stale {
+			go u.Close() // lets calls in flight finish first
+		}
 	}
 }
 

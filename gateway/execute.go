@@ -94,7 +94,7 @@ func (g *Gateway) callError(ctx context.Context, t *Tool, err error) *mcp.CallTo
 		return errorResult(ErrTimeout, fmt.Sprintf("The call to '%s' was cancelled.", t.Name))
 	case errors.Is(err, context.DeadlineExceeded):
 		g.logger.Warn("upstream call timed out", zap.String("tool", t.Name), zap.Error(err))
-		return errorResult(ErrTimeout, fmt.Sprintf("Tool '%s' did not answer within %s. It may still be running upstream; retry later or try another tool.", t.Name, g.upstreamConfig[t.Domain.Name].CallTimeout()))
+		return errorResult(ErrTimeout, fmt.Sprintf("Tool '%s' did not answer within %s. It may still be running upstream; retry later or try another tool.", t.Name, g.current().byName[t.Domain.Name].CallTimeout()))
 	default:
 		// A JSON-RPC error from the upstream (invalid params, unknown
 		// tool, internal error): its message is meant for the caller.

@@ -17,31 +17,44 @@ import (
 	"go.uber.org/zap"
 )
 
-// Gateway serves one merged catalog of upstream tools. Its catalog is an
+// Gateway serves one merged catalog of upstream tools. It outlives its
+// configuration: Update swaps the config and upstreams while its MCP
+// servers, and so the client sessions on them, carry on. Its catalog is an
 // immutable snapshot, rebuilt off the request path whenever an upstream's
-// state or lists change; in passthrough and hybrid mode the MCP server's
-// own tools, resources and prompts follow each new snapshot.
+// state or lists change.
 type Gateway struct {
-	cfg            Config
-	opts           Options
-	upstreams      []*Upstream // one per cfg.Upstreams entry, same order
-	upstreamConfig map[string]*UpstreamConfig
-	logger         *zap.Logger
-	views          []*view // one per access rule
+	logger      *zap.Logger
+	sdkLogger   *slog.Logger
+	startupWait time.Duration
+
+	setup    atomic.Pointer[setup]
+	updateMu sync.Mutex // serialises Update
+
+	viewsMu sync.RWMutex
+	views   []*view // one per access rule; views of rules a reload removed keep serving their sessions
 
 	catalog   atomic.Pointer[Catalog] // everything, for operators
 	rebuildMu sync.Mutex              // serialises rebuilds, so a newer snapshot is never replaced by an older one
 	rebuild   chan struct{}
 	cancel    context.CancelFunc
 	done      chan struct{}
-	unsub     []func()
-
-	started   chan struct{}
-	createdAt time.Time
 	flagged   map[string]bool // tools whose description was reported, under rebuildMu
 
 	clients  clientSessions
 	sessions sessionBindings
+}
+
+// setup is one configuration of a gateway; Update replaces it whole, so a
+// request sees one configuration throughout.
+type setup struct {
+	cfg       Config
+	stateless bool
+	rules     []AccessRule
+	upstreams []*Upstream // one per cfg.Upstreams entry, same order
+	byName    map[string]*UpstreamConfig
+	started   chan struct{} // closed once every upstream's first attempt has ended
+	createdAt time.Time
+	unsub     []func()
 }
 
 // Options are the parts of a gateway that are not config.
@@ -73,12 +86,6 @@ const DefaultStartupWait = 15 * time.Second
 // caller owns the upstreams (they may outlive the gateway, e.g. across
 // config reloads) and must call Close when done with the gateway.
 func New(cfg Config, upstreams []*Upstream, opts Options) (*Gateway, error) {
-	if err := cfg.Validate(); err != nil {
-		return nil, err
-	}
-	if len(upstreams) != len(cfg.Upstreams) {
-		return nil, fmt.Errorf("gateway: %d upstreams for %d upstream configs", len(upstreams), len(cfg.Upstreams))
-	}
 	if opts.Logger == nil {
 		opts.Logger = zap.NewNop()
 	}
@@ -87,50 +94,108 @@ func New(cfg Config, upstreams []*Upstream, opts Options) (*Gateway, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	g := &Gateway{
-		cfg:            cfg,
-		opts:           opts,
-		upstreams:      upstreams,
-		upstreamConfig: make(map[string]*UpstreamConfig),
-		logger:         opts.Logger,
-		rebuild:        make(chan struct{}, 1),
-		cancel:         cancel,
-		done:           make(chan struct{}),
-		started:        make(chan struct{}),
-		createdAt:      time.Now(),
-		clients:        clientSessions{byClient: make(map[*mcp.ServerSession]*clientState)},
-		flagged:        make(map[string]bool),
+		logger:      opts.Logger,
+		sdkLogger:   opts.SDKLogger,
+		startupWait: opts.StartupWait,
+		rebuild:     make(chan struct{}, 1),
+		cancel:      cancel,
+		done:        make(chan struct{}),
+		flagged:     make(map[string]bool),
+		clients:     clientSessions{byClient: make(map[*mcp.ServerSession]*clientState)},
 	}
-	for _, u := range cfg.Upstreams {
-		g.upstreamConfig[u.Name] = u
-	}
-	if err := ValidateAccessRules(opts.Access); err != nil {
+	if err := g.Update(cfg, upstreams, opts); err != nil {
 		cancel()
-		return nil, fmt.Errorf("access: %v", err)
-	}
-	rules := opts.Access
-	if len(rules) == 0 {
-		rules = []AccessRule{{}}
-	}
-	for _, r := range rules {
-		g.views = append(g.views, newView(g, r))
-	}
-	g.rebuildCatalog()
-	for _, u := range upstreams {
-		g.unsub = append(g.unsub, u.OnChange(g.requestRebuild), u.OnResourceUpdated(g.resourceUpdated))
+		return nil, err
 	}
 	go g.rebuildLoop(ctx)
-	go g.watchStartup(ctx)
 	g.sessions.start(g)
 	return g, nil
 }
 
+// Update makes cfg, over upstreams (as for New), the gateway's
+// configuration, with opts' Stateless and Access. The MCP servers stay:
+// client sessions carry on under the new configuration (under the access
+// rule at the same position), and new sessions get the new instructions.
+// A client's own upstream session for an upstream whose connection
+// changed, or that is gone, is closed.
+func (g *Gateway) Update(cfg Config, upstreams []*Upstream, opts Options) error {
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	if len(upstreams) != len(cfg.Upstreams) {
+		return fmt.Errorf("gateway: %d upstreams for %d upstream configs", len(upstreams), len(cfg.Upstreams))
+	}
+	if err := ValidateAccessRules(opts.Access); err != nil {
+		return fmt.Errorf("access: %v", err)
+	}
+	g.updateMu.Lock()
+	defer g.updateMu.Unlock()
+	s := &setup{
+		cfg:       cfg,
+		stateless: opts.Stateless,
+		rules:     opts.Access,
+		upstreams: upstreams,
+		byName:    make(map[string]*UpstreamConfig, len(cfg.Upstreams)),
+		started:   make(chan struct{}),
+		createdAt: time.Now(),
+	}
+	if len(s.rules) == 0 {
+		s.rules = []AccessRule{{}}
+	}
+	for _, u := range cfg.Upstreams {
+		s.byName[u.Name] = u
+	}
+	for _, u := range upstreams {
+		s.unsub = append(s.unsub, u.OnChange(g.requestRebuild), u.OnResourceUpdated(g.resourceUpdated))
+	}
+	old := g.setup.Swap(s)
+	if old != nil {
+		for _, f := range old.unsub {
+			f()
+		}
+		g.closeStaleClientUpstreams(s)
+	}
+	g.viewsMu.Lock()
+	for i, r := range s.rules {
+		if i < len(g.views) {
+			g.views[i].setRule(r)
+		} else {
+			g.views = append(g.views, newView(g, r))
+		}
+	}
+	for _, v := range g.views {
+		v.ensureServer(s)
+	}
+	g.viewsMu.Unlock()
+	g.rebuildCatalog()
+	go g.watchStartup(s)
+	return nil
+}
+
+// current is the configuration in force.
+func (g *Gateway) current() *setup { return g.setup.Load() }
+
 // Server is the MCP server of the first access rule (the only one, when
 // there are no rules); serve it with any go-sdk transport.
-func (g *Gateway) Server() *mcp.Server { return g.views[0].server }
+func (g *Gateway) Server() *mcp.Server { return g.ServerFor(0) }
 
-// ServerFor is the MCP server for requests under access rule i (an index
-// into Options.Access).
-func (g *Gateway) ServerFor(i int) *mcp.Server { return g.views[i].server }
+// ServerFor is the MCP server for new sessions of requests under access
+// rule i (an index into Options.Access), or nil if there is no such rule.
+func (g *Gateway) ServerFor(i int) *mcp.Server {
+	g.viewsMu.RLock()
+	defer g.viewsMu.RUnlock()
+	if i < 0 || i >= len(g.views) {
+		return nil
+	}
+	return g.views[i].newSessionServer()
+}
+
+// allViews returns the views, for iteration without the lock.
+func (g *Gateway) allViews() []*view {
+	g.viewsMu.RLock()
+	defer g.viewsMu.RUnlock()
+	return append([]*view(nil), g.views...)
+}
 
 // Catalog returns the current catalog snapshot, unfiltered by access
 // rules (for operators).
@@ -138,7 +203,7 @@ func (g *Gateway) Catalog() *Catalog { return g.catalog.Load() }
 
 // Started is closed once every upstream's first connection attempt has
 // ended and the catalog reflects them.
-func (g *Gateway) Started() <-chan struct{} { return g.started }
+func (g *Gateway) Started() <-chan struct{} { return g.current().started }
 
 // AwaitStartup lets the first requests wait, for a bounded time, until the
 // upstreams' first connection attempts have ended, so that an early client
@@ -147,45 +212,56 @@ func (g *Gateway) Started() <-chan struct{} { return g.started }
 // gateway has started. A server in front of the gateway calls it before
 // serving each request.
 func (g *Gateway) AwaitStartup(ctx context.Context) {
+	s := g.current()
 	select {
-	case <-g.started:
+	case <-s.started:
 		return
 	default:
 	}
-	wait := time.Until(g.createdAt.Add(g.opts.StartupWait))
+	wait := time.Until(s.createdAt.Add(g.startupWait))
 	if wait <= 0 {
 		return
 	}
 	t := time.NewTimer(wait)
 	defer t.Stop()
 	select {
-	case <-g.started:
+	case <-s.started:
 	case <-ctx.Done():
 	case <-t.C:
 	}
 }
 
-// watchStartup closes g.started once every upstream has started.
-func (g *Gateway) watchStartup(ctx context.Context) {
-	for _, u := range g.upstreams {
+// watchStartup closes s.started once every upstream of s has started.
+func (g *Gateway) watchStartup(s *setup) {
+	for _, u := range s.upstreams {
 		select {
 		case <-u.Started():
-		case <-ctx.Done():
+		case <-g.done:
 			return
 		}
 	}
 	g.rebuildCatalog()
-	close(g.started)
+	close(s.started)
 }
 
-// Close stops the gateway's own work and closes the upstream sessions
-// clients had of their own. It does not close the shared upstreams.
+// Close stops the gateway's own work, closes its client sessions and the
+// upstream sessions clients had of their own. It does not close the
+// shared upstreams.
 func (g *Gateway) Close() error {
-	for _, f := range g.unsub {
-		f()
+	if s := g.current(); s != nil {
+		for _, f := range s.unsub {
+			f()
+		}
 	}
 	g.cancel()
 	<-g.done
+	for _, v := range g.allViews() {
+		for _, srv := range v.allServers() {
+			for ss := range srv.Sessions() {
+				_ = ss.Close()
+			}
+		}
+	}
 	g.closeClients()
 	g.sessions.close()
 	return nil
@@ -211,19 +287,20 @@ func (g *Gateway) rebuildLoop(ctx context.Context) {
 }
 
 // descriptionCheck is the configured description check, or the default.
-func (g *Gateway) descriptionCheck() string {
-	if g.cfg.DescriptionCheck == "" {
+func (s *setup) descriptionCheck() string {
+	if s.cfg.DescriptionCheck == "" {
 		return DescriptionCheckFlag
 	}
-	return g.cfg.DescriptionCheck
+	return s.cfg.DescriptionCheck
 }
 
 func (g *Gateway) rebuildCatalog() {
 	g.rebuildMu.Lock()
 	defer g.rebuildMu.Unlock()
-	sources := make([]domainSource, len(g.upstreams))
-	for i, u := range g.upstreams {
-		sources[i] = domainSource{cfg: g.cfg.Upstreams[i], status: u.Status(), upstream: u, check: g.descriptionCheck()}
+	s := g.current()
+	sources := make([]domainSource, len(s.upstreams))
+	for i, u := range s.upstreams {
+		sources[i] = domainSource{cfg: s.cfg.Upstreams[i], status: u.Status(), upstream: u, check: s.descriptionCheck()}
 	}
 	c := buildCatalog(sources, AccessRule{})
 	g.catalog.Store(c)
@@ -231,11 +308,11 @@ func (g *Gateway) rebuildCatalog() {
 		if !g.flagged[name] {
 			g.flagged[name] = true
 			g.logger.Warn("upstream tool description reads like instructions to the model (tool poisoning?); "+
-				"description_check "+g.descriptionCheck()+" applies; override it with a `tool` block if it is fine",
+				"description_check "+s.descriptionCheck()+" applies; override it with a `tool` block if it is fine",
 				zap.String("tool", name))
 		}
 	}
-	for _, v := range g.views {
-		v.update(sources, c)
+	for _, v := range g.allViews() {
+		v.update(s, sources, c)
 	}
 }

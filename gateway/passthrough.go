@@ -15,21 +15,25 @@ import (
 	"go.uber.org/zap"
 )
 
-// exposure is what the MCP server currently exposes directly (passthrough
-// and hybrid mode), so that a new catalog changes only what changed, and
-// the routes from exposed names and URIs back to upstreams.
+// exposure is what a view exposes directly (passthrough and hybrid mode):
+// the routes from exposed names and URIs back to upstreams, and the names
+// two upstreams both claimed.
 type exposure struct {
+	routes     atomic.Pointer[routes]
+	collisions atomic.Pointer[[]string]
+	reported   map[string]bool // collisions already logged, under the gateway's rebuildMu
+
+	subsMu sync.Mutex
+	subs   map[string]int // shared-session subscriptions: domain + "\x00" + URI -> clients
+}
+
+// registrations is what one MCP server has registered, by signature, so
+// that a new catalog changes only what changed.
+type registrations struct {
 	tools     map[string]string // exposed name -> signature
 	resources map[string]string // URI -> signature
 	templates map[string]string // URI template -> signature
 	prompts   map[string]string // exposed name -> signature
-	reported  map[string]bool   // collisions already logged
-
-	routes     atomic.Pointer[routes]
-	collisions atomic.Pointer[[]string]
-
-	subsMu sync.Mutex
-	subs   map[string]int // shared-session subscriptions: domain + "\x00" + URI -> clients
 }
 
 // routes map what a client names to the upstream that has it.
@@ -48,12 +52,22 @@ type templateRoute struct {
 	domain   string
 }
 
+// exposed is what a catalog exposes directly in one mode.
+type exposed struct {
+	routes     *routes
+	collisions []string
+	tools      map[string]*mcp.Tool
+	resources  map[string]*mcp.Resource
+	templates  map[string]*mcp.ResourceTemplate
+	prompts    map[string]*mcp.Prompt
+}
+
 // Collisions lists the names two upstreams both expose, as errors naming
 // both; the first upstream in config order keeps the name.
 func (g *Gateway) Collisions() []string {
 	seen := map[string]bool{}
 	var out []string
-	for _, v := range g.views {
+	for _, v := range g.allViews() {
 		if c := v.exposed.collisions.Load(); c != nil {
 			for _, msg := range *c {
 				if !seen[msg] {
@@ -67,136 +81,170 @@ func (g *Gateway) Collisions() []string {
 	return out
 }
 
-// expose brings the server's directly exposed tools, resources, resource
-// templates and prompts in line with catalog c: all of them in passthrough
-// mode, the pinned tools in hybrid mode. Names are the upstream's prefix
-// plus its own name; the first upstream in config order keeps a name two
-// upstreams would share. Called with g.rebuildMu held.
-func (v *view) expose(c *Catalog) {
-	g := v.g
-	e := &v.exposed
-	if e.tools == nil {
-		e.tools, e.resources, e.templates, e.prompts = map[string]string{}, map[string]string{}, map[string]string{}, map[string]string{}
-		e.reported = map[string]bool{}
+// expose brings the view servers' directly exposed tools, resources,
+// resource templates and prompts in line with catalog c: all of them in
+// passthrough mode, the pinned tools in hybrid mode, none in meta mode.
+// Called with the gateway's rebuildMu held.
+func (v *view) expose(s *setup, c *Catalog) {
+	mode := s.cfg.EffectiveMode()
+	current := v.exposeIn(s, c, mode)
+	v.exposed.routes.Store(current.routes)
+	v.exposed.collisions.Store(&current.collisions)
+	if v.exposed.reported == nil {
+		v.exposed.reported = map[string]bool{}
 	}
-	r := &routes{tools: map[string]toolRoute{}, resources: map[string]string{}, prompts: map[string]toolRoute{}}
-	var collisions []string
+	for _, msg := range current.collisions {
+		if !v.exposed.reported[msg] {
+			v.exposed.reported[msg] = true
+			v.g.logger.Error("name collision between upstreams", zap.String("detail", msg))
+		}
+	}
+	v.mu.Lock()
+	servers := append([]*viewServer(nil), v.servers...)
+	v.mu.Unlock()
+	for _, vs := range servers {
+		switch vs.mode {
+		case ModeMeta:
+		case mode:
+			vs.registered.sync(v, vs.server, current)
+		default:
+			// A server a reload left behind in another mode keeps its
+			// sessions' view of the catalog current too.
+			vs.registered.sync(v, vs.server, v.exposeIn(s, c, vs.mode))
+		}
+	}
+}
+
+// exposeIn works out what catalog c exposes directly in mode. Names are
+// the upstream's prefix plus its own name; the first upstream in config
+// order keeps a name two upstreams would share.
+func (v *view) exposeIn(s *setup, c *Catalog, mode string) *exposed {
+	x := &exposed{
+		routes:    &routes{tools: map[string]toolRoute{}, resources: map[string]string{}, prompts: map[string]toolRoute{}},
+		tools:     map[string]*mcp.Tool{},
+		resources: map[string]*mcp.Resource{},
+		templates: map[string]*mcp.ResourceTemplate{},
+		prompts:   map[string]*mcp.Prompt{},
+	}
 	owner := map[string]string{} // kind + name -> domain
 	claim := func(kind, name, domain string) bool {
 		key := kind + "\x00" + name
 		if first, taken := owner[key]; taken {
-			msg := fmt.Sprintf("%s %q is in both upstream %q and upstream %q; %q keeps it. Give one of them a different prefix.", kind, name, first, domain, first)
-			collisions = append(collisions, msg)
-			if !e.reported[msg] {
-				e.reported[msg] = true
-				g.logger.Error("name collision between upstreams", zap.String("detail", msg))
-			}
+			x.collisions = append(x.collisions, fmt.Sprintf("%s %q is in both upstream %q and upstream %q; %q keeps it. Give one of them a different prefix.", kind, name, first, domain, first))
 			return false
 		}
 		owner[key] = domain
 		return true
 	}
-
-	wantTools := map[string]*mcp.Tool{}
-	for _, t := range v.exposedTools(c) {
-		name := g.upstreamConfig[t.Domain.Name].EffectivePrefix() + t.UpstreamName
+	if mode == ModeMeta {
+		return x
+	}
+	for _, t := range exposedTools(s, c, mode) {
+		name := s.byName[t.Domain.Name].EffectivePrefix() + t.UpstreamName
 		if !claim("tool", name, t.Domain.Name) {
 			continue
 		}
 		def := *t.Def
 		def.Name, def.Description = name, t.Description
 		if !validToolSchema(def.InputSchema) {
-			g.logger.Warn("not exposing a tool whose input schema is not a JSON object schema", zap.String("tool", t.Name))
+			v.g.logger.Warn("not exposing a tool whose input schema is not a JSON object schema", zap.String("tool", t.Name))
 			continue
 		}
-		wantTools[name] = &def
-		r.tools[name] = toolRoute{domain: t.Domain.Name, name: t.UpstreamName}
+		x.tools[name] = &def
+		x.routes.tools[name] = toolRoute{domain: t.Domain.Name, name: t.UpstreamName}
 	}
-	wantResources := map[string]*mcp.Resource{}
-	wantTemplates := map[string]*mcp.ResourceTemplate{}
-	wantPrompts := map[string]*mcp.Prompt{}
-	if g.cfg.EffectiveMode() == ModePassthrough {
-		for _, d := range c.Domains {
-			prefix := g.upstreamConfig[d.Name].EffectivePrefix()
-			st := d.upstream.Status()
-			for _, res := range st.Resources {
-				if !claim("resource", res.URI, d.Name) {
-					continue
-				}
-				x := *res
-				x.Name = prefix + res.Name
-				wantResources[res.URI] = &x
-				r.resources[res.URI] = d.Name
+	if mode != ModePassthrough {
+		return x
+	}
+	for _, d := range c.Domains {
+		prefix := s.byName[d.Name].EffectivePrefix()
+		st := d.upstream.Status()
+		for _, res := range st.Resources {
+			if !claim("resource", res.URI, d.Name) {
+				continue
 			}
-			for _, t := range st.ResourceTemplates {
-				re, err := uritemplate.New(t.URITemplate)
-				if err != nil || !claim("resource template", t.URITemplate, d.Name) {
-					continue
-				}
-				x := *t
-				x.Name = prefix + t.Name
-				wantTemplates[t.URITemplate] = &x
-				r.templates = append(r.templates, templateRoute{template: t.URITemplate, re: re.Regexp(), domain: d.Name})
+			r := *res
+			r.Name = prefix + res.Name
+			x.resources[res.URI] = &r
+			x.routes.resources[res.URI] = d.Name
+		}
+		for _, t := range st.ResourceTemplates {
+			re, err := uritemplate.New(t.URITemplate)
+			if err != nil || !claim("resource template", t.URITemplate, d.Name) {
+				continue
 			}
-			for _, p := range st.Prompts {
-				name := prefix + p.Name
-				if !claim("prompt", name, d.Name) {
-					continue
-				}
-				x := *p
-				x.Name = name
-				wantPrompts[name] = &x
-				r.prompts[name] = toolRoute{domain: d.Name, name: p.Name}
+			r := *t
+			r.Name = prefix + t.Name
+			x.templates[t.URITemplate] = &r
+			x.routes.templates = append(x.routes.templates, templateRoute{template: t.URITemplate, re: re.Regexp(), domain: d.Name})
+		}
+		for _, p := range st.Prompts {
+			name := prefix + p.Name
+			if !claim("prompt", name, d.Name) {
+				continue
 			}
+			r := *p
+			r.Name = name
+			x.prompts[name] = &r
+			x.routes.prompts[name] = toolRoute{domain: d.Name, name: p.Name}
 		}
 	}
-	e.routes.Store(r)
-	sort.Strings(collisions)
-	e.collisions.Store(&collisions)
+	sort.Strings(x.collisions)
+	return x
+}
 
-	sync := func(have map[string]string, want map[string]any, add func(string, any), remove func([]string)) {
-		var gone []string
-		for k := range have {
-			if _, ok := want[k]; !ok {
-				gone = append(gone, k)
-			}
-		}
-		if len(gone) > 0 {
-			remove(gone)
-			for _, k := range gone {
-				delete(have, k)
-			}
-		}
-		for k, x := range want {
-			sig := signature(x)
-			if have[k] != sig {
-				add(k, x)
-				have[k] = sig
-			}
+// sync registers on server what x exposes and is not registered yet (or
+// changed), and removes what it no longer exposes.
+func (r *registrations) sync(v *view, server *mcp.Server, x *exposed) {
+	if r.tools == nil {
+		r.tools, r.resources, r.templates, r.prompts = map[string]string{}, map[string]string{}, map[string]string{}, map[string]string{}
+	}
+	syncKind(r.tools, anyMap(x.tools), func(name string, t any) {
+		server.AddTool(t.(*mcp.Tool), v.passthroughTool(name))
+	}, func(names []string) { server.RemoveTools(names...) })
+	syncKind(r.resources, anyMap(x.resources), func(_ string, res any) {
+		server.AddResource(res.(*mcp.Resource), v.readResource)
+	}, func(uris []string) { server.RemoveResources(uris...) })
+	syncKind(r.templates, anyMap(x.templates), func(_ string, t any) {
+		server.AddResourceTemplate(t.(*mcp.ResourceTemplate), v.readResource)
+	}, func(ts []string) { server.RemoveResourceTemplates(ts...) })
+	syncKind(r.prompts, anyMap(x.prompts), func(name string, p any) {
+		server.AddPrompt(p.(*mcp.Prompt), v.passthroughPrompt(name))
+	}, func(names []string) { server.RemovePrompts(names...) })
+}
+
+// syncKind adds what want has that have lacks (or has with another
+// signature) and removes what have has that want lacks.
+func syncKind(have map[string]string, want map[string]any, add func(string, any), remove func([]string)) {
+	var gone []string
+	for k := range have {
+		if _, ok := want[k]; !ok {
+			gone = append(gone, k)
 		}
 	}
-	sync(e.tools, anyMap(wantTools), func(name string, x any) {
-		v.server.AddTool(x.(*mcp.Tool), v.passthroughTool(name))
-	}, func(names []string) { v.server.RemoveTools(names...) })
-	sync(e.resources, anyMap(wantResources), func(_ string, x any) {
-		v.server.AddResource(x.(*mcp.Resource), v.readResource)
-	}, func(uris []string) { v.server.RemoveResources(uris...) })
-	sync(e.templates, anyMap(wantTemplates), func(_ string, x any) {
-		v.server.AddResourceTemplate(x.(*mcp.ResourceTemplate), v.readResource)
-	}, func(ts []string) { v.server.RemoveResourceTemplates(ts...) })
-	sync(e.prompts, anyMap(wantPrompts), func(name string, x any) {
-		v.server.AddPrompt(x.(*mcp.Prompt), v.passthroughPrompt(name))
-	}, func(names []string) { v.server.RemovePrompts(names...) })
+	if len(gone) > 0 {
+		remove(gone)
+		for _, k := range gone {
+			delete(have, k)
+		}
+	}
+	for k, x := range want {
+		sig := signature(x)
+		if have[k] != sig {
+			add(k, x)
+			have[k] = sig
+		}
+	}
 }
 
 // exposedTools are the catalog tools exposed directly: all of them in
 // passthrough mode, the pinned ones in hybrid mode.
-func (v *view) exposedTools(c *Catalog) []*Tool {
-	if v.g.cfg.EffectiveMode() == ModePassthrough {
+func exposedTools(s *setup, c *Catalog, mode string) []*Tool {
+	if mode == ModePassthrough {
 		return c.Tools
 	}
 	var out []*Tool
-	for _, pin := range v.g.cfg.Pin {
+	for _, pin := range s.cfg.Pin {
 		if t, err := c.Lookup(pin); err == nil {
 			out = append(out, t)
 		}
@@ -275,7 +323,7 @@ func (v *view) readResource(ctx context.Context, req *mcp.ReadResourceRequest) (
 	}
 	params := *req.Params
 	params.Meta = forwardedMeta(params.Meta)
-	return u.ReadResource(callContext(ctx, req.Extra, v.g.upstreamConfig[domain]), &params)
+	return u.ReadResource(callContext(ctx, req.Extra, v.g.current().byName[domain]), &params)
 }
 
 // passthroughPrompt is the handler of an exposed prompt.
@@ -292,7 +340,7 @@ func (v *view) passthroughPrompt(name string) mcp.PromptHandler {
 		}
 		params := *req.Params
 		params.Name, params.Meta = route.name, forwardedMeta(params.Meta)
-		return u.GetPrompt(callContext(ctx, req.Extra, v.g.upstreamConfig[route.domain]), &params)
+		return u.GetPrompt(callContext(ctx, req.Extra, v.g.current().byName[route.domain]), &params)
 	}
 }
 
@@ -335,7 +383,7 @@ func (v *view) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.Com
 	if err != nil {
 		return nil, err
 	}
-	return u.Complete(callContext(ctx, req.Extra, v.g.upstreamConfig[domain]), &params)
+	return u.Complete(callContext(ctx, req.Extra, v.g.current().byName[domain]), &params)
 }
 
 // subscribe subscribes the client to a resource's updates upstream. On a
@@ -392,10 +440,12 @@ func (v *view) changeSubscription(ctx context.Context, ss *mcp.ServerSession, ur
 }
 
 // resourceUpdated passes an upstream's resource update to the clients
-// subscribed to that URI, in every view.
+// subscribed to that URI, on every server.
 func (g *Gateway) resourceUpdated(p *mcp.ResourceUpdatedNotificationParams) {
-	for _, v := range g.views {
-		_ = v.server.ResourceUpdated(context.Background(), p)
+	for _, v := range g.allViews() {
+		for _, srv := range v.allServers() {
+			_ = srv.ResourceUpdated(context.Background(), p)
+		}
 	}
 }
 

@@ -65,9 +65,12 @@ func (b *sessionBindings) start(g *Gateway) {
 			case <-t.C:
 			}
 			alive := make(map[string]bool)
-			for _, v := range g.views {
-				for ss := range v.server.Sessions() {
-					alive[ss.ID()] = true
+			for _, v := range g.allViews() {
+				v.dropIdleServers()
+				for _, srv := range v.allServers() {
+					for ss := range srv.Sessions() {
+						alive[ss.ID()] = true
+					}
 				}
 			}
 			b.mu.Lock()

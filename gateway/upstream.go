@@ -115,6 +115,8 @@ type Upstream struct {
 	notesSeen atomic.Int64
 	notesDone atomic.Int64
 
+	inflight atomic.Int64 // requests running on the session, for Close
+
 	mu        sync.Mutex
 	status    UpstreamStatus
 	session   *mcp.ClientSession
@@ -234,8 +236,13 @@ func (u *Upstream) OnResourceUpdated(f func(*mcp.ResourceUpdatedNotificationPara
 }
 
 // Close ends the connection (and a stdio upstream's processes) and waits
-// for that, for a bounded time.
+// for that, for a bounded time. Requests in flight (a config reload
+// retires an upstream mid-call) first get the upstream's timeout to
+// finish.
 func (u *Upstream) Close() error {
+	for deadline := time.Now().Add(u.conn.CallTimeout()); u.inflight.Load() > 0 && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+	}
 	u.cancel()
 	select {
 	case <-u.done:

@@ -40,6 +40,8 @@ func (e *UnavailableError) Unwrap() error { return e.Reason }
 // error the upstream answered with) makes the upstream reconnect and is
 // returned as an *UnavailableError too.
 func (u *Upstream) withSession(ctx context.Context, f func(context.Context, *mcp.ClientSession) error) error {
+	u.inflight.Add(1)
+	defer u.inflight.Add(-1)
 	ctx, cancel := context.WithTimeout(ctx, u.conn.CallTimeout())
 	defer cancel()
 	select {

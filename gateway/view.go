@@ -2,64 +2,143 @@ package gateway
 
 import (
 	"context"
+	"sync"
 	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// A view is what one access rule sees: an MCP server of its own, over a
+// A view is what one access rule sees: MCP servers of its own, over a
 // catalog holding only the tools the rule allows. Every answer a view
 // gives (listings, counts, search results, suggestions, schemas, calls,
 // passthrough lists, instructions) comes from that catalog, so a hidden
 // tool is never listed, described, suggested or callable, and asking for
 // one reads exactly like asking for a tool that does not exist.
+//
+// A view has one MCP server for new sessions; when a config reload changes
+// what a session is told on initialize (the mode, the instructions), a new
+// server takes over new sessions and the old one goes on serving its own,
+// with the same, current, catalog.
 type view struct {
 	g       *Gateway
-	rule    AccessRule
-	server  *mcp.Server
+	rule    atomic.Pointer[AccessRule]
 	catalog atomic.Pointer[Catalog]
-	exposed exposure
+	exposed exposure // what the catalog exposes directly, and the routes back
+
+	mu      sync.Mutex
+	servers []*viewServer // the last one gets new sessions
+}
+
+// viewServer is one MCP server of a view, with what it was made for and
+// what it has registered.
+type viewServer struct {
+	server       *mcp.Server
+	mode         string
+	instructions string
+	registered   registrations
 }
 
 func newView(g *Gateway, rule AccessRule) *view {
-	v := &view{g: g, rule: rule}
-	v.server = mcp.NewServer(&mcp.Implementation{Name: "caddy-mcp-gateway", Title: "Caddy MCP Gateway", Version: Version}, v.serverOptions())
-	// Middleware applies right to left: recoverPanics is outermost.
-	v.server.AddReceivingMiddleware(recoverPanics(g.logger), g.relayLogLevel)
-	v.server.AddSendingMiddleware(sendVerbatimSchema)
-	if g.cfg.EffectiveMode() != ModePassthrough {
-		tools := metaTools()
-		handlers := []mcp.ToolHandler{v.discoverTools, v.getToolSchema, v.executeTool}
-		for i, t := range tools {
-			v.server.AddTool(t, handlers[i])
-		}
-	}
+	v := &view{g: g}
+	v.rule.Store(&rule)
 	return v
 }
 
-// serverOptions are the view's MCP server's: its instructions (naming
-// only the domains it shows), and in passthrough mode the capabilities
-// and handlers of resources, prompts and completions.
-func (v *view) serverOptions() *mcp.ServerOptions {
-	cfg := v.g.cfg
+func (v *view) setRule(r AccessRule) { v.rule.Store(&r) }
+
+// ensureServer makes sure the server for new sessions is one made for s:
+// its mode and its instructions.
+func (v *view) ensureServer(s *setup) {
+	mode, instructions := s.cfg.EffectiveMode(), v.instructions(s)
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if n := len(v.servers); n > 0 && v.servers[n-1].mode == mode && v.servers[n-1].instructions == instructions {
+		return
+	}
+	vs := &viewServer{mode: mode, instructions: instructions}
+	vs.server = mcp.NewServer(&mcp.Implementation{Name: "caddy-mcp-gateway", Title: "Caddy MCP Gateway", Version: Version}, v.serverOptions(mode, instructions))
+	// Middleware applies right to left: recoverPanics is outermost.
+	vs.server.AddReceivingMiddleware(recoverPanics(v.g.logger), v.g.relayLogLevel)
+	vs.server.AddSendingMiddleware(sendVerbatimSchema)
+	if mode != ModePassthrough {
+		tools := metaTools()
+		handlers := []mcp.ToolHandler{v.discoverTools, v.getToolSchema, v.executeTool}
+		for i, t := range tools {
+			vs.server.AddTool(t, handlers[i])
+		}
+	}
+	v.servers = append(v.servers, vs)
+}
+
+// newSessionServer is the server new sessions go to.
+func (v *view) newSessionServer() *mcp.Server {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.servers[len(v.servers)-1].server
+}
+
+// allServers are the view's servers, for iteration.
+func (v *view) allServers() []*mcp.Server {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	out := make([]*mcp.Server, len(v.servers))
+	for i, vs := range v.servers {
+		out[i] = vs.server
+	}
+	return out
+}
+
+// dropIdleServers forgets the servers that no longer get new sessions and
+// have none left.
+func (v *view) dropIdleServers() {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	kept := v.servers[:0]
+	for i, vs := range v.servers {
+		idle := true
+		for range vs.server.Sessions() {
+			idle = false
+			break
+		}
+		if !idle || i == len(v.servers)-1 {
+			kept = append(kept, vs)
+		}
+	}
+	clear(v.servers[len(kept):])
+	v.servers = kept
+}
+
+// instructions are what the view's new sessions are told on initialize:
+// the configured text, else the built-in one naming the domains the rule
+// may show.
+func (v *view) instructions(s *setup) string {
+	if s.cfg.Instructions != "" {
+		return s.cfg.Instructions
+	}
+	rule := v.rule.Load()
 	var shown []*UpstreamConfig
-	for _, u := range cfg.Upstreams {
-		if v.rule.allowsDomain(u.Name) {
+	for _, u := range s.cfg.Upstreams {
+		if rule.allowsDomain(u.Name) {
 			shown = append(shown, u)
 		}
 	}
+	if s.cfg.EffectiveMode() == ModePassthrough {
+		return passthroughInstructions(shown)
+	}
+	return defaultInstructions(shown)
+}
+
+// serverOptions are a view server's: in passthrough mode, with the
+// capabilities and handlers of resources, prompts and completions.
+func (v *view) serverOptions(mode, instructions string) *mcp.ServerOptions {
 	opts := &mcp.ServerOptions{
-		Instructions: cfg.Instructions,
-		Logger:       v.g.opts.SDKLogger,
+		Instructions: instructions,
+		Logger:       v.g.sdkLogger,
 		InitializedHandler: func(_ context.Context, req *mcp.InitializedRequest) {
 			v.g.sessions.watch(req.Session)
 		},
 	}
-	switch cfg.EffectiveMode() {
-	case ModePassthrough:
-		if opts.Instructions == "" {
-			opts.Instructions = passthroughInstructions(shown)
-		}
+	if mode == ModePassthrough {
 		opts.Capabilities = &mcp.ServerCapabilities{
 			Logging:   &mcp.LoggingCapabilities{},
 			Tools:     &mcp.ToolCapabilities{ListChanged: true},
@@ -69,10 +148,6 @@ func (v *view) serverOptions() *mcp.ServerOptions {
 		opts.CompletionHandler = v.complete
 		opts.SubscribeHandler = v.subscribe
 		opts.UnsubscribeHandler = v.unsubscribe
-	default:
-		if opts.Instructions == "" {
-			opts.Instructions = defaultInstructions(shown)
-		}
 	}
 	return opts
 }
@@ -80,14 +155,14 @@ func (v *view) serverOptions() *mcp.ServerOptions {
 // Catalog is the view's current catalog.
 func (v *view) Catalog() *Catalog { return v.catalog.Load() }
 
-// update gives the view the part of a new full catalog its rule allows.
-func (v *view) update(sources []domainSource, full *Catalog) {
+// update gives the view the part of a new full catalog its rule allows,
+// and brings its servers' direct exposure in line with it.
+func (v *view) update(s *setup, sources []domainSource, full *Catalog) {
+	rule := *v.rule.Load()
 	c := full
-	if !v.rule.allowsAll() {
-		c = buildCatalog(sources, v.rule)
+	if !rule.allowsAll() {
+		c = buildCatalog(sources, rule)
 	}
 	v.catalog.Store(c)
-	if v.g.cfg.EffectiveMode() != ModeMeta {
-		v.expose(c)
-	}
+	v.expose(s, c)
 }
