@@ -75,6 +75,7 @@ type Handler struct {
 	gw             *gateway.Gateway
 	frontend       *frontend
 	attached       bool
+	released       bool            // the frontend reference has been given back
 	loadContext    context.Context // the config load this handler belongs to
 	resolved       gateway.Config
 	upstreamsInUse []*gateway.Upstream
@@ -334,11 +335,14 @@ func (s *sessionRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter
 // end too.
 func (h *Handler) Cleanup() error {
 	h.detach()
-	if h.frontend != nil {
+	// h.frontend and h.gw stay set: after a reload, Caddy cleans up the old
+	// config while its server still finishes requests it had taken, and
+	// those requests are served by the shared frontend like any other.
+	if h.frontend != nil && !h.released {
+		h.released = true
 		if _, err := frontends.Delete(h.name()); err != nil {
 			h.logger.Error("releasing the gateway", zap.Error(err))
 		}
-		h.frontend, h.gw = nil, nil
 	}
 	var firstErr error
 	for _, key := range h.poolKeys {
