@@ -59,6 +59,7 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 //			deny <glob...>
 //			tool <name> {
 //				description <text>
+//				timeout <duration>
 //			}
 //			prefix <text>
 //			session shared|per_client
@@ -342,12 +343,22 @@ func parseToolOverride(d *caddyfile.Dispenser, upstream string) (string, gateway
 			if err := singleArg(d, &o.Description); err != nil {
 				return "", o, err
 			}
+		case "timeout":
+			var s string
+			if err := singleArg(d, &s); err != nil {
+				return "", o, err
+			}
+			t, err := caddy.ParseDuration(s)
+			if err != nil || t <= 0 {
+				return "", o, d.Errf("upstream %q: tool %q: timeout must be a positive duration like 5m, got %q", upstream, name, s)
+			}
+			o.Timeout = gateway.Duration(t)
 		default:
-			return "", o, d.Errf("upstream %q: tool %q: unknown option %q; the option is description", upstream, name, d.Val())
+			return "", o, d.Errf("upstream %q: tool %q: unknown option %q; options are description and timeout", upstream, name, d.Val())
 		}
 	}
-	if strings.TrimSpace(o.Description) == "" {
-		return "", o, d.Errf("upstream %q: tool %q: the block sets nothing; give it a description", upstream, name)
+	if strings.TrimSpace(o.Description) == "" && o.Timeout == 0 {
+		return "", o, d.Errf("upstream %q: tool %q: the block sets nothing; give it a description or a timeout", upstream, name)
 	}
 	return name, o, nil
 }

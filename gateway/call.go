@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -19,7 +20,13 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, t *Too
 	if relay != nil {
 		defer relay.track(ctx)()
 	}
-	ctx = callContext(ctx, req.Extra, g.current().byName[t.Domain.Name])
+	cfg := g.current().byName[t.Domain.Name]
+	ctx = callContext(ctx, req.Extra, cfg)
+	if cfg != nil {
+		if o, ok := cfg.Tools[t.UpstreamName]; ok && o.Timeout > 0 {
+			ctx = WithCallTimeout(ctx, time.Duration(o.Timeout))
+		}
+	}
 	var onProgress func(*mcp.ProgressNotificationParams)
 	if token := req.Params.GetProgressToken(); token != nil && req.Session != nil {
 		onProgress = func(p *mcp.ProgressNotificationParams) {

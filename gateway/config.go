@@ -144,6 +144,9 @@ type GroupRule struct {
 type ToolOverride struct {
 	// Description replaces the upstream's description of the tool.
 	Description string `json:"description,omitempty"`
+	// Timeout bounds each call to the tool instead of the upstream's
+	// timeout: longer for a slow tool, shorter for one that must be quick.
+	Timeout Duration `json:"timeout,omitempty"`
 }
 
 // Transport names.
@@ -267,8 +270,11 @@ func (u *UpstreamConfig) Validate() error {
 		if name == "" {
 			return fmt.Errorf("upstream %q: a tool override needs the tool's name", u.Name)
 		}
-		if strings.TrimSpace(o.Description) == "" {
-			return fmt.Errorf("upstream %q: tool %q: the override sets nothing; give it a description", u.Name, name)
+		if strings.TrimSpace(o.Description) == "" && o.Timeout == 0 {
+			return fmt.Errorf("upstream %q: tool %q: the override sets nothing; give it a description or a timeout", u.Name, name)
+		}
+		if o.Timeout < 0 {
+			return fmt.Errorf("upstream %q: tool %q: timeout must be positive", u.Name, name)
 		}
 	}
 	return nil
@@ -325,6 +331,19 @@ func (c *Connection) TransportName() string {
 	default:
 		return TransportStreamableHTTP
 	}
+}
+
+// ToolTimeout is how long a call to the upstream tool named name may take:
+// its override's timeout, or the upstream's.
+// A nil config (an upstream a reload removed) has DefaultTimeout.
+func (u *UpstreamConfig) ToolTimeout(name string) time.Duration {
+	if u == nil {
+		return DefaultTimeout
+	}
+	if o, ok := u.Tools[name]; ok && o.Timeout > 0 {
+		return time.Duration(o.Timeout)
+	}
+	return u.CallTimeout()
 }
 
 // CallTimeout is Timeout, or DefaultTimeout when unset.

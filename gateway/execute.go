@@ -43,7 +43,10 @@ func (v *view) executeTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.
 		return errorResult(ErrInvalidArguments, msg), nil
 	}
 	if t.Domain.State != StateReady && t.Domain.State != StateConnecting {
-		return errorResult(ErrUnavailable, unavailableMessage(t)), nil
+		if t.Domain.State == StateDown && t.Domain.upstream != nil {
+			t.Domain.upstream.RetrySoon() // a model wants it back
+		}
+		return errorResult(ErrUnavailable, unavailableMessage(t, t.Domain.State)), nil
 	}
 	res, err := v.g.callTool(ctx, req, t, arguments)
 	if err != nil {
@@ -77,8 +80,14 @@ func validateArguments(t *Tool, arguments json.RawMessage) string {
 	return fmt.Sprintf("Invalid arguments for '%s': %s. Call get_tool_schema with tool_name '%s' to see the arguments it takes.", t.Name, detail, t.Name)
 }
 
-func unavailableMessage(t *Tool) string {
-	return fmt.Sprintf("Tool '%s' is temporarily unavailable: upstream server '%s' is unreachable. Other domains are still available.", t.Name, t.Domain.Name)
+// unavailableMessage is the error for a call to a tool whose upstream is
+// in state (down or degraded).
+func unavailableMessage(t *Tool, state State) string {
+	why := "is unreachable"
+	if state == StateDegraded {
+		why = "is not answering"
+	}
+	return fmt.Sprintf("Tool '%s' is temporarily unavailable: upstream server '%s' %s. Other domains are still available.", t.Name, t.Domain.Name, why)
 }
 
 // callError turns a failed upstream call into a gateway error result. The
@@ -89,12 +98,12 @@ func (g *Gateway) callError(ctx context.Context, t *Tool, err error) *mcp.CallTo
 	switch {
 	case errors.As(err, &unavailable):
 		g.logger.Warn("call to unavailable upstream", zap.String("tool", t.Name), zap.Error(err))
-		return errorResult(ErrUnavailable, unavailableMessage(t))
+		return errorResult(ErrUnavailable, unavailableMessage(t, unavailable.State))
 	case ctx.Err() != nil:
 		return errorResult(ErrTimeout, fmt.Sprintf("The call to '%s' was cancelled.", t.Name))
 	case errors.Is(err, context.DeadlineExceeded):
 		g.logger.Warn("upstream call timed out", zap.String("tool", t.Name), zap.Error(err))
-		return errorResult(ErrTimeout, fmt.Sprintf("Tool '%s' did not answer within %s. It may still be running upstream; retry later or try another tool.", t.Name, g.current().byName[t.Domain.Name].CallTimeout()))
+		return errorResult(ErrTimeout, fmt.Sprintf("Tool '%s' did not answer within %s. It may still be running upstream; retry later or try another tool.", t.Name, g.current().byName[t.Domain.Name].ToolTimeout(t.UpstreamName)))
 	default:
 		// A JSON-RPC error from the upstream (invalid params, unknown
 		// tool, internal error): its message is meant for the caller.

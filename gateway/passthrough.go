@@ -298,7 +298,7 @@ func (v *view) passthroughTool(name string) mcp.ToolHandler {
 		var unavailable *UnavailableError
 		switch {
 		case errors.As(err, &unavailable):
-			return errorResult(ErrUnavailable, unavailableMessage(t)), nil
+			return errorResult(ErrUnavailable, unavailableMessage(t, unavailable.State)), nil
 		case err != nil:
 			return nil, err
 		}

@@ -37,6 +37,9 @@ const (
 	StateDown
 	// StateClosed: Close was called.
 	StateClosed
+	// StateDegraded: connected, but calls in a row got no answer in time
+	// (see BreakerThreshold); calls fail fast while pings probe it.
+	StateDegraded
 )
 
 func (s State) String() string {
@@ -49,6 +52,8 @@ func (s State) String() string {
 		return "unavailable"
 	case StateClosed:
 		return "closed"
+	case StateDegraded:
+		return "degraded"
 	}
 	return fmt.Sprintf("State(%d)", int32(s))
 }
@@ -105,8 +110,14 @@ type Upstream struct {
 	cancel  context.CancelFunc
 	refresh chan struct{}      // a list_changed arrived
 	broken  chan brokenSession // a call found the connection failed
-	started chan struct{}      // closed when the first attempt has ended
-	done    chan struct{}      // closed when run returns
+	// degraded gets the session the breaker opened on, so the run loop
+	// probes it.
+	degraded chan *mcp.ClientSession
+	// retryNow asks a down upstream's run loop to try again before its
+	// backoff ends: a call wants it.
+	retryNow chan struct{}
+	started  chan struct{} // closed when the first attempt has ended
+	done     chan struct{} // closed when run returns
 
 	progress   sync.Map // progress token -> func(*mcp.ProgressNotificationParams)
 	progressID uint64   // under mu
@@ -120,6 +131,7 @@ type Upstream struct {
 	mu        sync.Mutex
 	status    UpstreamStatus
 	session   *mcp.ClientSession
+	breaker   breaker
 	listeners map[int]func()
 	updates   map[int]func(*mcp.ResourceUpdatedNotificationParams)
 	nextID    int
@@ -139,6 +151,8 @@ func NewUpstream(conn Connection, opts UpstreamOptions) *Upstream {
 		cancel:    cancel,
 		refresh:   make(chan struct{}, 1),
 		broken:    make(chan brokenSession, 1),
+		degraded:  make(chan *mcp.ClientSession, 1),
+		retryNow:  make(chan struct{}, 1),
 		started:   make(chan struct{}),
 		done:      make(chan struct{}),
 		listeners: make(map[int]func()),
@@ -262,6 +276,7 @@ func (u *Upstream) run() {
 	backoff := minBackoff
 	failures := 0
 	for {
+		began := time.Now()
 		connected, err := u.serveOnce()
 		if u.ctx.Err() != nil {
 			return
@@ -277,15 +292,66 @@ func (u *Upstream) run() {
 		}
 		// Jitter keeps many gateways from retrying in step.
 		wait := backoff/2 + rand.N(backoff/2+1)
+		if connected && time.Since(began) > stableSession {
+			// A session that had lasted ended (an upstream restarting, a
+			// session it forgot): reconnect at once. One that ends as soon
+			// as it starts backs off like a failed attempt.
+			wait = 0
+		}
 		log("upstream unavailable; will retry", zap.Error(err), zap.Int("attempt", failures), zap.Duration("retry_in", wait))
 		u.setStatus(func(s *UpstreamStatus) { s.State, s.LastError = StateDown, err })
 		u.markStarted()
-		select {
-		case <-u.ctx.Done():
+		if !u.waitToRetry(wait) {
 			return
-		case <-time.After(wait):
 		}
 		backoff = min(backoff*2, maxBackoff)
+	}
+}
+
+// stableSession is how long a session must have lasted for its end to be
+// met with an immediate reconnect rather than backoff.
+const stableSession = 2 * time.Second
+
+// waitToRetry waits for the backoff to pass, or less when a call asks for
+// the upstream (see RetrySoon) and minBackoff has passed. It reports false
+// when the upstream is closed meanwhile.
+func (u *Upstream) waitToRetry(wait time.Duration) bool {
+	if wait == 0 {
+		return u.ctx.Err() == nil
+	}
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	earliest := time.After(min(wait, minBackoff))
+	asked := false
+	for {
+		select {
+		case <-u.ctx.Done():
+			return false
+		case <-timer.C:
+			return true
+		case <-u.retryNow:
+			if earliest == nil {
+				return true
+			}
+			asked = true
+		case <-earliest:
+			if asked {
+				return true
+			}
+			earliest = nil
+		}
+	}
+}
+
+// RetrySoon asks a down upstream to try to reconnect without waiting out
+// its backoff (at most one attempt per minBackoff): calls keep failing
+// fast, and the upstream comes back within about a second of restarting
+// however long it was down. It does nothing to an upstream that is not
+// down.
+func (u *Upstream) RetrySoon() {
+	select {
+	case u.retryNow <- struct{}{}:
+	default:
 	}
 }
 
@@ -342,6 +408,8 @@ func (u *Upstream) serveOnce() (connected bool, err error) {
 
 	ended := make(chan error, 1)
 	go func() { ended <- session.Wait() }()
+	sessionDone := make(chan struct{})
+	defer close(sessionDone)
 	for {
 		select {
 		case <-u.ctx.Done():
@@ -351,6 +419,10 @@ func (u *Upstream) serveOnce() (connected bool, err error) {
 		case b := <-u.broken:
 			if b.session == session {
 				return true, fmt.Errorf("connection failed during a call: %w", b.err)
+			}
+		case s := <-u.degraded:
+			if s == session {
+				go u.probe(session, sessionDone)
 			}
 		case <-u.refresh:
 			lists, err := u.readLists(session)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.uber.org/zap"
 )
 
 // brokenSession is a session a call found broken, and why.
@@ -33,37 +34,110 @@ func (e *UnavailableError) Error() string {
 
 func (e *UnavailableError) Unwrap() error { return e.Reason }
 
-// withSession runs f on the current session, within the upstream's
-// timeout. While the first connection attempt is under way it waits for
-// it; when the upstream is down it fails at once with an
-// *UnavailableError. A failure of the connection itself (as opposed to an
-// error the upstream answered with) makes the upstream reconnect and is
-// returned as an *UnavailableError too.
+// withSession runs f on the current session, within the call's timeout
+// (the upstream's, or a longer or shorter one WithCallTimeout set on ctx).
+// While the first connection attempt is under way it waits for it; when
+// the upstream is down or degraded it fails at once with an
+// *UnavailableError (and asks a down upstream to retry soon). A failure of
+// the connection itself (as opposed to an error the upstream answered
+// with) makes the upstream reconnect and is returned as an
+// *UnavailableError too, except that a session the upstream no longer
+// knows (HTTP 404) is re-initialised and f retried once on the new
+// session: the upstream never saw the request, so retrying is safe.
 func (u *Upstream) withSession(ctx context.Context, f func(context.Context, *mcp.ClientSession) error) error {
 	u.inflight.Add(1)
 	defer u.inflight.Add(-1)
-	ctx, cancel := context.WithTimeout(ctx, u.conn.CallTimeout())
+	timeout := u.conn.CallTimeout()
+	if d, ok := ctx.Value(callTimeoutKey{}).(time.Duration); ok && d > 0 {
+		timeout = d
+	}
+	callCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	select {
 	case <-u.started:
-	case <-ctx.Done():
+	case <-callCtx.Done():
 		return &UnavailableError{State: StateConnecting, Reason: errors.New("still connecting")}
 	}
 	u.mu.Lock()
 	session, status := u.session, u.status
 	u.mu.Unlock()
 	if session == nil || status.State != StateReady {
+		if status.State == StateDown {
+			u.RetrySoon()
+		}
 		return &UnavailableError{State: status.State, Reason: status.LastError}
 	}
-	err := f(ctx, session)
-	if err != nil && isTransportFailure(err) {
+	for attempt := 1; ; attempt++ {
+		err := f(callCtx, session)
+		timedOut := errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil
+		u.recordCall(session, err, timedOut)
+		if err == nil || !isTransportFailure(err) {
+			return err
+		}
+		u.reportBroken(session, err)
+		if attempt > 1 || !errors.Is(err, mcp.ErrSessionMissing) {
+			return &UnavailableError{State: StateDown, Reason: err}
+		}
+		u.logger.Info("upstream forgot the session; re-initialising and retrying the call once", zap.Error(err))
+		if session = u.awaitNewSession(callCtx, session); session == nil {
+			return &UnavailableError{State: StateDown, Reason: err}
+		}
+	}
+}
+
+// reportBroken tells the run loop that a call found session's connection
+// failed, so that it reconnects.
+func (u *Upstream) reportBroken(session *mcp.ClientSession, err error) {
+	select {
+	case u.broken <- brokenSession{session, err}:
+	default:
+	}
+}
+
+// awaitNewSession waits for a ready session other than old, and returns
+// it, or nil if ctx ends or the upstream goes down first.
+func (u *Upstream) awaitNewSession(ctx context.Context, old *mcp.ClientSession) *mcp.ClientSession {
+	changed := make(chan struct{}, 1)
+	stop := u.OnChange(func() {
 		select {
-		case u.broken <- brokenSession{session, err}:
+		case changed <- struct{}{}:
 		default:
 		}
-		return &UnavailableError{State: StateDown, Reason: err}
+	})
+	defer stop()
+	sawDown := false
+	for {
+		u.mu.Lock()
+		session, state := u.session, u.status.State
+		u.mu.Unlock()
+		switch {
+		case session != nil && session != old && state == StateReady:
+			return session
+		case state == StateDown:
+			// Down with the old session gone is expected on the way to a new
+			// one; down twice means the reconnect failed.
+			if sawDown && session == nil {
+				return nil
+			}
+			sawDown = true
+		case state == StateClosed:
+			return nil
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return nil
+		}
 	}
-	return err
+}
+
+// callTimeoutKey is the context key for WithCallTimeout.
+type callTimeoutKey struct{}
+
+// WithCallTimeout gives the calls made with the returned context their
+// own timeout instead of the upstream's (an operator's per-tool timeout).
+func WithCallTimeout(ctx context.Context, d time.Duration) context.Context {
+	return context.WithValue(ctx, callTimeoutKey{}, d)
 }
 
 // CallTool calls a tool on the upstream. If onProgress is set, the
