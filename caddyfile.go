@@ -3,6 +3,7 @@ package mcpgateway
 import (
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/caddy-mcp/mcp-gateway/gateway"
@@ -35,6 +36,8 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 //		session_timeout <duration>
 //		stateless
 //		max_request_body <size>
+//		max_result_size <size>|off
+//		max_sessions <n>|off
 //		allowed_hosts <host...>
 //		allowed_origins <origin...>
 //		description_check flag|strip|off
@@ -54,6 +57,7 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 //			dir <path>
 //			description <text>
 //			timeout <duration>
+//			max_concurrent_calls <n>
 //			group <name> <glob...>
 //			allow <glob...>
 //			deny <glob...>
@@ -110,6 +114,34 @@ func (h *Handler) unmarshal(d *caddyfile.Dispenser, helper *httpcaddyfile.Helper
 				return d.Errf("max_request_body must be a size like 4MB, got %q", size)
 			}
 			h.MaxRequestBody = int64(n)
+		case "max_result_size":
+			var size string
+			if err := singleArg(d, &size); err != nil {
+				return err
+			}
+			if size == "off" {
+				h.MaxResultSize = -1
+				break
+			}
+			n, err := humanize.ParseBytes(size)
+			if err != nil || n < 1024 || n > 1<<40 {
+				return d.Errf("max_result_size must be a size of at least 1KB like 1MB, or off; got %q", size)
+			}
+			h.MaxResultSize = int64(n)
+		case "max_sessions":
+			var v string
+			if err := singleArg(d, &v); err != nil {
+				return err
+			}
+			if v == "off" {
+				h.MaxSessions = -1
+				break
+			}
+			n, err := strconv.Atoi(v)
+			if err != nil || n <= 0 {
+				return d.Errf("max_sessions must be a positive number, or off; got %q", v)
+			}
+			h.MaxSessions = n
 		case "description_check":
 			if err := singleArg(d, &h.DescriptionCheck); err != nil {
 				return err
@@ -178,7 +210,7 @@ func (h *Handler) unmarshal(d *caddyfile.Dispenser, helper *httpcaddyfile.Helper
 				return fmt.Errorf("%v, at %s:%d", err, file, line)
 			}
 		default:
-			return d.Errf("unknown mcp_gateway option %q; options are name, mode, pin, instructions, session_timeout, stateless, max_request_body, allowed_hosts, allowed_origins, access, description_check and upstream", d.Val())
+			return d.Errf("unknown mcp_gateway option %q; options are name, mode, pin, instructions, session_timeout, stateless, max_request_body, max_result_size, max_sessions, allowed_hosts, allowed_origins, access, description_check and upstream", d.Val())
 		}
 	}
 	if len(h.Pin) > 0 && h.EffectiveMode() != gateway.ModeHybrid {
@@ -270,6 +302,16 @@ func parseUpstream(d *caddyfile.Dispenser) (*gateway.UpstreamConfig, error) {
 				return nil, d.Errf("upstream %q: timeout must be a positive duration like 30s, got %q", u.Name, s)
 			}
 			u.Timeout = gateway.Duration(dur)
+		case "max_concurrent_calls":
+			var v string
+			if err := singleArg(d, &v); err != nil {
+				return nil, err
+			}
+			n, err := strconv.Atoi(v)
+			if err != nil || n <= 0 {
+				return nil, d.Errf("upstream %q: max_concurrent_calls must be a positive number, got %q", u.Name, v)
+			}
+			u.MaxConcurrentCalls = n
 		case "group":
 			args := d.RemainingArgs()
 			if len(args) < 2 {
@@ -322,7 +364,7 @@ func parseUpstream(d *caddyfile.Dispenser) (*gateway.UpstreamConfig, error) {
 				return nil, d.Errf("upstream %q: unknown session %q; use %s or %s", u.Name, u.Session, gateway.SessionShared, gateway.SessionPerClient)
 			}
 		default:
-			return nil, d.Errf("upstream %q: unknown option %q; options are url, transport, header, forward_header, command, args, env, dir, description, timeout, group, allow, deny, tool, prefix and session", u.Name, option)
+			return nil, d.Errf("upstream %q: unknown option %q; options are url, transport, header, forward_header, command, args, env, dir, description, timeout, max_concurrent_calls, group, allow, deny, tool, prefix and session", u.Name, option)
 		}
 	}
 	return u, nil

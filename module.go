@@ -32,6 +32,9 @@ var upstreams = caddy.NewUsagePool()
 // DefaultSessionTimeout closes client sessions idle for this long.
 const DefaultSessionTimeout = 30 * time.Minute
 
+// DefaultMaxSessions is the default MaxSessions.
+const DefaultMaxSessions = 10000
+
 // Handler is an MCP gateway: it serves MCP clients over streamable HTTP the
 // three meta-tools over the merged catalog of its upstreams' tools.
 type Handler struct {
@@ -71,6 +74,11 @@ type Handler struct {
 	// MaxRequestBody bounds the body of a client request, in bytes.
 	// Default 4 MiB.
 	MaxRequestBody int64 `json:"max_request_body,omitempty"`
+
+	// MaxSessions bounds the client sessions open at once; a client that
+	// would open one more gets HTTP 503 with a JSON-RPC error saying so.
+	// Zero means DefaultMaxSessions; negative, no limit.
+	MaxSessions int `json:"max_sessions,omitempty"`
 
 	gw             *gateway.Gateway
 	frontend       *frontend
@@ -255,6 +263,14 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, _ caddyhttp.
 		return caddyhttp.Error(http.StatusInternalServerError, err)
 	}
 	who := identity(r, policy)
+	if r.Header.Get("Mcp-Session-Id") == "" && r.Method == http.MethodPost && !h.Stateless {
+		if limit := h.sessionLimit(); limit > 0 && h.gw.SessionCount() >= limit {
+			h.logger.Warn("client session refused: max_sessions reached", zap.Int("max_sessions", limit))
+			writeJSONRPCError(w, http.StatusServiceUnavailable, fmt.Sprintf(
+				"this MCP gateway already serves %d client sessions, its limit (max_sessions); close unused sessions or retry later", limit))
+			return nil
+		}
+	}
 	if id := r.Header.Get("Mcp-Session-Id"); id != "" {
 		if owner, ok := h.gw.SessionIdentity(id); ok && owner != who {
 			h.logger.Warn("session ID presented by another identity; refused", zap.String("identity", who))
@@ -271,6 +287,32 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, _ caddyhttp.
 	h.gw.AwaitStartup(r.Context())
 	h.frontend.http.Load().handler.ServeHTTP(w, withPolicy(r, policy))
 	return nil
+}
+
+// sessionLimit is MaxSessions with its default applied; 0 means none.
+func (h *Handler) sessionLimit() int {
+	switch {
+	case h.MaxSessions == 0:
+		return DefaultMaxSessions
+	case h.MaxSessions < 0:
+		return 0
+	}
+	return h.MaxSessions
+}
+
+// writeJSONRPCError answers a request the gateway refuses before any MCP
+// handling with a JSON-RPC error (id null: the request was not read).
+func writeJSONRPCError(w http.ResponseWriter, status int, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	if status == http.StatusServiceUnavailable {
+		w.Header().Set("Retry-After", "10")
+	}
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]any{
+		"jsonrpc": "2.0",
+		"id":      nil,
+		"error":   map[string]any{"code": -32000, "message": msg},
+	})
 }
 
 // resolveRequestHeaders resolves the per-request upstream header values

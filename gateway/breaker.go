@@ -52,7 +52,7 @@ func (u *Upstream) recordCall(session *mcp.ClientSession, err error, timedOut bo
 		return
 	}
 	reason := fmt.Errorf("%d calls in a row got no answer within %s", n, u.conn.CallTimeout())
-	u.logger.Warn("upstream not answering; failing its calls fast and probing it", zap.Error(reason))
+	u.logger.Warn("upstream not answering; failing its calls fast and probing it", errField(reason))
 	u.setStatus(func(s *UpstreamStatus) { s.State, s.LastError = StateDegraded, reason })
 	select {
 	case u.degraded <- session:
@@ -92,7 +92,7 @@ func (u *Upstream) probe(session *mcp.ClientSession, ended <-chan struct{}) {
 			}
 			return
 		}
-		u.logger.Debug("upstream still not answering", zap.Error(err), zap.Duration("next_probe_in", interval))
+		u.logger.Debug("upstream still not answering", errField(err), zap.Duration("next_probe_in", interval))
 		interval = min(interval*2, maxProbeInterval)
 	}
 }

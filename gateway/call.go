@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.uber.org/zap"
 )
 
 // callTool calls tool t upstream on behalf of a client's tools/call (of
@@ -45,7 +46,11 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, t *Too
 		}
 		params.Meta["progressToken"] = req.Params.GetProgressToken()
 	}
-	return u.CallTool(ctx, params, onProgress)
+	res, err := u.CallTool(ctx, params, onProgress)
+	if err == nil && truncateResult(res, t.Name, g.current().cfg.ResultLimit()) {
+		g.logger.Warn("tool result over max_result_size cut short", zap.String("tool", t.Name), zap.Any("original_bytes", res.Meta[TruncatedMetaKey]))
+	}
+	return res, err
 }
 
 // forwardedMeta is the client's _meta without what belongs to the

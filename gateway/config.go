@@ -41,6 +41,26 @@ type Config struct {
 	// poisoning): "flag" (the default: prefix a warning), "strip" (remove
 	// those sentences) or "off". Operator overrides are never checked.
 	DescriptionCheck string `json:"description_check,omitempty"`
+
+	// MaxResultSize bounds, in bytes of JSON, a tool result passed on to a
+	// client; a larger one is cut down to fit and says so (see
+	// truncateResult). Zero means DefaultMaxResultSize; negative, no limit.
+	MaxResultSize int64 `json:"max_result_size,omitempty"`
+}
+
+// DefaultMaxResultSize is the default MaxResultSize: more than a model's
+// context takes in one go, enough for a few images.
+const DefaultMaxResultSize = 1 << 20
+
+// ResultLimit is MaxResultSize with its default applied; 0 means none.
+func (c *Config) ResultLimit() int64 {
+	switch {
+	case c.MaxResultSize == 0:
+		return DefaultMaxResultSize
+	case c.MaxResultSize < 0:
+		return 0
+	}
+	return c.MaxResultSize
 }
 
 // Modes.
@@ -131,6 +151,10 @@ type Connection struct {
 	// Timeout bounds connecting and each call to the upstream.
 	// Zero means DefaultTimeout.
 	Timeout Duration `json:"timeout,omitempty"`
+
+	// MaxConcurrentCalls bounds the calls in flight on the connection;
+	// more wait for a slot, within their timeout. Zero means no limit.
+	MaxConcurrentCalls int `json:"max_concurrent_calls,omitempty"`
 }
 
 // GroupRule puts the tools whose upstream names match any of Tools (globs)
@@ -314,6 +338,9 @@ func (c *Connection) validate() error {
 		if len(c.Headers) > 0 || len(c.ForwardHeaders) > 0 {
 			return errors.New("header and forward_header apply to HTTP upstreams (`url`), not to a `command`")
 		}
+	}
+	if c.MaxConcurrentCalls < 0 {
+		return errors.New("max_concurrent_calls must be positive")
 	}
 	if c.Timeout < 0 {
 		return errors.New("timeout must be positive")

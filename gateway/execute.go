@@ -90,24 +90,32 @@ func unavailableMessage(t *Tool, state State) string {
 	return fmt.Sprintf("Tool '%s' is temporarily unavailable: upstream server '%s' %s. Other domains are still available.", t.Name, t.Domain.Name, why)
 }
 
+func busyMessage(t *Tool, busy *BusyError) string {
+	return fmt.Sprintf("Tool '%s' is busy: upstream server '%s' already runs %d calls, its limit, and none finished in time. Retry shortly; other domains are still available.", t.Name, t.Domain.Name, busy.Limit)
+}
+
 // callError turns a failed upstream call into a gateway error result. The
 // cause is logged for the operator; the model gets what it can act on,
 // without internal addresses.
 func (g *Gateway) callError(ctx context.Context, t *Tool, err error) *mcp.CallToolResult {
 	var unavailable *UnavailableError
+	var busy *BusyError
 	switch {
 	case errors.As(err, &unavailable):
-		g.logger.Warn("call to unavailable upstream", zap.String("tool", t.Name), zap.Error(err))
+		g.logger.Warn("call to unavailable upstream", zap.String("tool", t.Name), errField(err))
 		return errorResult(ErrUnavailable, unavailableMessage(t, unavailable.State))
+	case errors.As(err, &busy):
+		g.logger.Warn("upstream busy", zap.String("tool", t.Name), errField(err))
+		return errorResult(ErrBusy, busyMessage(t, busy))
 	case ctx.Err() != nil:
 		return errorResult(ErrTimeout, fmt.Sprintf("The call to '%s' was cancelled.", t.Name))
 	case errors.Is(err, context.DeadlineExceeded):
-		g.logger.Warn("upstream call timed out", zap.String("tool", t.Name), zap.Error(err))
+		g.logger.Warn("upstream call timed out", zap.String("tool", t.Name), errField(err))
 		return errorResult(ErrTimeout, fmt.Sprintf("Tool '%s' did not answer within %s. It may still be running upstream; retry later or try another tool.", t.Name, g.current().byName[t.Domain.Name].ToolTimeout(t.UpstreamName)))
 	default:
 		// A JSON-RPC error from the upstream (invalid params, unknown
 		// tool, internal error): its message is meant for the caller.
-		g.logger.Warn("upstream call failed", zap.String("tool", t.Name), zap.Error(err))
-		return errorResult(ErrUpstream, fmt.Sprintf("Upstream '%s' rejected the call to '%s': %s", t.Domain.Name, t.Name, strings.TrimSpace(err.Error())))
+		g.logger.Warn("upstream call failed", zap.String("tool", t.Name), errField(err))
+		return errorResult(ErrUpstream, fmt.Sprintf("Upstream '%s' rejected the call to '%s': %s", t.Domain.Name, t.Name, boundedText(strings.TrimSpace(err.Error()))))
 	}
 }

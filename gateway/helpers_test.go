@@ -18,9 +18,12 @@ import (
 const stdioServerEnv = "GATEWAY_TEST_STDIO_SERVER"
 
 func TestMain(m *testing.M) {
-	if os.Getenv(stdioServerEnv) == "1" {
+	if mode := os.Getenv(stdioServerEnv); mode != "" {
 		s := mcp.NewServer(&mcp.Implementation{Name: "stdio-test"}, nil)
 		addTextTool(s, "echo", "Echo the message back", "stdio says hi")
+		if mode == "hostile" {
+			addHostileStdioTools(s)
+		}
 		if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 			os.Exit(1)
 		}

@@ -296,9 +296,12 @@ func (v *view) passthroughTool(name string) mcp.ToolHandler {
 		}
 		res, err := g.callTool(ctx, req, t, req.Params.Arguments)
 		var unavailable *UnavailableError
+		var busy *BusyError
 		switch {
 		case errors.As(err, &unavailable):
 			return errorResult(ErrUnavailable, unavailableMessage(t, unavailable.State)), nil
+		case errors.As(err, &busy):
+			return errorResult(ErrBusy, busyMessage(t, busy)), nil
 		case err != nil:
 			return nil, err
 		}

@@ -21,6 +21,7 @@ const (
 	ErrUnknownGroup     ErrorCode = "unknown_group"
 	ErrUnavailable      ErrorCode = "unavailable"
 	ErrTimeout          ErrorCode = "timeout"
+	ErrBusy             ErrorCode = "busy"
 	ErrUpstream         ErrorCode = "upstream_error"
 )
 

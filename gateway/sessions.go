@@ -32,6 +32,15 @@ func (g *Gateway) BindSession(id, identity string) {
 	b.byID[id] = identity
 }
 
+// SessionCount is the number of client sessions open: those bound with
+// BindSession that have not ended.
+func (g *Gateway) SessionCount() int {
+	b := &g.sessions
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.byID)
+}
+
 // SessionIdentity returns the identity a client session was bound to.
 func (g *Gateway) SessionIdentity(id string) (string, bool) {
 	b := &g.sessions

@@ -152,10 +152,50 @@ func (t *upstreamRoundTripper) RoundTrip(req *http.Request) (*http.Response, err
 	}
 	req = addCallHeaders(req)
 	resp, err := t.base.RoundTrip(req)
-	if err == nil && t.countNote != nil && strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
-		resp.Body = &sseNotes{r: resp.Body, count: t.countNote}
+	if err != nil {
+		return resp, err
 	}
-	return resp, err
+	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		if t.countNote != nil {
+			resp.Body = &sseNotes{r: resp.Body, count: t.countNote}
+		}
+	} else {
+		// The SDK bounds each SSE event and each stdio line
+		// (mcp.DefaultMaxEventSize, mcp.DefaultMaxLineLength) but reads a
+		// JSON body whole: bound it the same way.
+		resp.Body = &limitedBody{ReadCloser: resp.Body, left: MaxUpstreamMessage}
+	}
+	return resp, nil
+}
+
+// MaxUpstreamMessage bounds one message from an upstream, in bytes, on
+// every transport: an upstream cannot make the gateway buffer more.
+const MaxUpstreamMessage = mcp.DefaultMaxEventSize
+
+// errMessageTooLarge is the read error of an upstream body over
+// MaxUpstreamMessage.
+var errMessageTooLarge = fmt.Errorf("upstream message larger than %d bytes, the gateway's limit", MaxUpstreamMessage)
+
+// limitedBody fails reads past its byte budget with errMessageTooLarge.
+type limitedBody struct {
+	io.ReadCloser
+	left int64
+}
+
+func (b *limitedBody) Read(p []byte) (int, error) {
+	if b.left <= 0 {
+		var one [1]byte
+		if n, err := b.ReadCloser.Read(one[:]); n == 0 && err != nil {
+			return 0, err // the body ended right at the limit
+		}
+		return 0, errMessageTooLarge
+	}
+	if int64(len(p)) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.ReadCloser.Read(p)
+	b.left -= int64(n)
+	return n, err
 }
 
 // stderrLogger logs a stdio upstream's stderr line by line, so an operator

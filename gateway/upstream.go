@@ -127,6 +127,9 @@ type Upstream struct {
 	notesDone atomic.Int64
 
 	inflight atomic.Int64 // requests running on the session, for Close
+	// slots holds a token per call in flight when the connection has a
+	// MaxConcurrentCalls; nil means no limit.
+	slots chan struct{}
 
 	mu        sync.Mutex
 	status    UpstreamStatus
@@ -157,6 +160,9 @@ func NewUpstream(conn Connection, opts UpstreamOptions) *Upstream {
 		done:      make(chan struct{}),
 		listeners: make(map[int]func()),
 		updates:   make(map[int]func(*mcp.ResourceUpdatedNotificationParams)),
+	}
+	if conn.MaxConcurrentCalls > 0 {
+		u.slots = make(chan struct{}, conn.MaxConcurrentCalls)
 	}
 	u.client = mcp.NewClient(&mcp.Implementation{Name: "caddy-mcp-gateway", Version: Version}, u.clientOptions())
 	if opts.Relay != nil {
@@ -298,7 +304,7 @@ func (u *Upstream) run() {
 			// as it starts backs off like a failed attempt.
 			wait = 0
 		}
-		log("upstream unavailable; will retry", zap.Error(err), zap.Int("attempt", failures), zap.Duration("retry_in", wait))
+		log("upstream unavailable; will retry", errField(err), zap.Int("attempt", failures), zap.Duration("retry_in", wait))
 		u.setStatus(func(s *UpstreamStatus) { s.State, s.LastError = StateDown, err })
 		u.markStarted()
 		if !u.waitToRetry(wait) {
@@ -427,7 +433,7 @@ func (u *Upstream) serveOnce() (connected bool, err error) {
 		case <-u.refresh:
 			lists, err := u.readLists(session)
 			if err != nil {
-				u.logger.Warn("refreshing lists after list_changed", zap.Error(err))
+				u.logger.Warn("refreshing lists after list_changed", errField(err))
 				continue
 			}
 			u.setStatus(func(s *UpstreamStatus) {

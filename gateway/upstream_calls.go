@@ -10,7 +10,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"go.uber.org/zap"
 )
 
 // brokenSession is a session a call found broken, and why.
@@ -34,6 +33,28 @@ func (e *UnavailableError) Error() string {
 
 func (e *UnavailableError) Unwrap() error { return e.Reason }
 
+// BusyError is returned for a call that found no free slot, within its
+// timeout, among an upstream's MaxConcurrentCalls.
+type BusyError struct{ Limit int }
+
+func (e *BusyError) Error() string {
+	return fmt.Sprintf("upstream busy: %d calls in flight, its limit", e.Limit)
+}
+
+// acquireSlot waits for one of the connection's call slots, if it limits
+// concurrent calls, and returns the function that frees it.
+func (u *Upstream) acquireSlot(ctx context.Context) (release func(), err error) {
+	if u.slots == nil {
+		return func() {}, nil
+	}
+	select {
+	case u.slots <- struct{}{}:
+		return func() { <-u.slots }, nil
+	case <-ctx.Done():
+		return nil, &BusyError{Limit: cap(u.slots)}
+	}
+}
+
 // withSession runs f on the current session, within the call's timeout
 // (the upstream's, or a longer or shorter one WithCallTimeout set on ctx).
 // While the first connection attempt is under way it waits for it; when
@@ -43,7 +64,9 @@ func (e *UnavailableError) Unwrap() error { return e.Reason }
 // with) makes the upstream reconnect and is returned as an
 // *UnavailableError too, except that a session the upstream no longer
 // knows (HTTP 404) is re-initialised and f retried once on the new
-// session: the upstream never saw the request, so retrying is safe.
+// session: the upstream never saw the request, so retrying is safe. With
+// MaxConcurrentCalls, f waits for a free slot, and gives up with a
+// *BusyError when the timeout ends first.
 func (u *Upstream) withSession(ctx context.Context, f func(context.Context, *mcp.ClientSession) error) error {
 	u.inflight.Add(1)
 	defer u.inflight.Add(-1)
@@ -67,6 +90,11 @@ func (u *Upstream) withSession(ctx context.Context, f func(context.Context, *mcp
 		}
 		return &UnavailableError{State: status.State, Reason: status.LastError}
 	}
+	release, err := u.acquireSlot(callCtx)
+	if err != nil {
+		return err
+	}
+	defer release()
 	for attempt := 1; ; attempt++ {
 		err := f(callCtx, session)
 		timedOut := errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil
@@ -78,7 +106,7 @@ func (u *Upstream) withSession(ctx context.Context, f func(context.Context, *mcp
 		if attempt > 1 || !errors.Is(err, mcp.ErrSessionMissing) {
 			return &UnavailableError{State: StateDown, Reason: err}
 		}
-		u.logger.Info("upstream forgot the session; re-initialising and retrying the call once", zap.Error(err))
+		u.logger.Info("upstream forgot the session; re-initialising and retrying the call once", errField(err))
 		if session = u.awaitNewSession(callCtx, session); session == nil {
 			return &UnavailableError{State: StateDown, Reason: err}
 		}

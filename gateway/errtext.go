@@ -1,0 +1,33 @@
+package gateway
+
+import (
+	"unicode/utf8"
+
+	"go.uber.org/zap"
+)
+
+// maxErrorText bounds an upstream's error text in a log line or in a
+// message to the model: an upstream's error can quote a whole response
+// body, and that body is the upstream's to choose.
+const maxErrorText = 2000
+
+// boundedText is s cut to maxErrorText bytes (on a character boundary),
+// marked with "…" when cut.
+func boundedText(s string) string {
+	if len(s) <= maxErrorText {
+		return s
+	}
+	n := maxErrorText
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+// errField logs err like zap.Error, with its text bounded.
+func errField(err error) zap.Field {
+	if err == nil {
+		return zap.Skip()
+	}
+	return zap.String("error", boundedText(err.Error()))
+}
