@@ -323,7 +323,7 @@ func suggestDomains(c *Catalog, name string) []string {
 }
 
 func unknownDomainMessage(c *Catalog, name string) string {
-	msg := fmt.Sprintf("Unknown domain '%s'.", name)
+	msg := fmt.Sprintf("Unknown domain '%s'.", echoed(name))
 	if close := suggestDomains(c, name); len(close) > 0 {
 		msg += " Did you mean " + orList(quoteAll(close)) + "?"
 	}
@@ -332,9 +332,9 @@ func unknownDomainMessage(c *Catalog, name string) string {
 
 func unknownGroupMessage(d *Domain, name string) string {
 	if len(d.Groups) == 0 {
-		return fmt.Sprintf("Unknown group '%s' in domain '%s', which has no groups (no tools known). Call discover_tools(domain='%s').", name, d.Name, d.Name)
+		return fmt.Sprintf("Unknown group '%s' in domain '%s', which has no groups (no tools known). Call discover_tools(domain='%s').", echoed(name), d.Name, d.Name)
 	}
-	return fmt.Sprintf("Unknown group '%s' in domain '%s'. Available groups: %s", name, d.Name, strings.Join(d.Groups, ", "))
+	return fmt.Sprintf("Unknown group '%s' in domain '%s'. Available groups: %s", echoed(name), d.Name, strings.Join(d.Groups, ", "))
 }
 
 func groupWithoutDomainMessage(c *Catalog, group string) string {

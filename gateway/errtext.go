@@ -31,3 +31,19 @@ func errField(err error) zap.Field {
 	}
 	return zap.String("error", boundedText(err.Error()))
 }
+
+// maxEchoedName bounds a name from the caller quoted back in an error.
+const maxEchoedName = 120
+
+// echoed is a caller's name as quoted back in an error: cut short if long,
+// so a hostile argument cannot fill the model's context through the error.
+func echoed(name string) string {
+	if len(name) <= maxEchoedName {
+		return name
+	}
+	n := maxEchoedName
+	for n > 0 && !utf8.RuneStart(name[n]) {
+		n--
+	}
+	return name[:n] + "…"
+}

@@ -27,7 +27,7 @@ func (e *LookupError) Error() string {
 	if len(e.Candidates) > 0 {
 		return "Tool name '" + e.Name + "' is in several domains: " + strings.Join(e.Candidates, ", ") + ". Use one of these names."
 	}
-	msg := "Unknown tool '" + e.Name + "'."
+	msg := "Unknown tool '" + echoed(e.Name) + "'."
 	if len(e.Suggestions) > 0 {
 		msg += " Did you mean " + orList(quoteAll(e.Suggestions)) + "?"
 	}

@@ -26,11 +26,12 @@ const (
 )
 
 // errorResult is a gateway error as a tool result: isError, the message as
-// {"error": "..."} text for the model, and the code in _meta for programs.
+// {"error": "..."} text for the model (bounded, see boundedText), and the
+// code in _meta for programs.
 func errorResult(code ErrorCode, msg string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{
 		IsError: true,
-		Content: []mcp.Content{&mcp.TextContent{Text: compactJSON(map[string]string{"error": msg})}},
+		Content: []mcp.Content{&mcp.TextContent{Text: compactJSON(map[string]string{"error": boundedText(msg)})}},
 		Meta:    mcp.Meta{ErrorMetaKey: string(code)},
 	}
 }
