@@ -67,10 +67,8 @@ func (u *Upstream) recordCall(session *mcp.ClientSession, err error, timedOut bo
 func (u *Upstream) probe(session *mcp.ClientSession, ended <-chan struct{}) {
 	interval := minProbeInterval
 	for {
-		select {
-		case <-ended:
+		if !waitUnlessAsked(interval, minProbeInterval, u.probeNow, ended) {
 			return
-		case <-time.After(interval):
 		}
 		ctx, cancel := context.WithTimeout(u.ctx, u.conn.CallTimeout())
 		err := session.Ping(ctx, nil)

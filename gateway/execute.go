@@ -43,7 +43,7 @@ func (v *view) executeTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.
 		return errorResult(ErrInvalidArguments, msg), nil
 	}
 	if t.Domain.State != StateReady && t.Domain.State != StateConnecting {
-		if t.Domain.State == StateDown && t.Domain.upstream != nil {
+		if t.Domain.upstream != nil {
 			t.Domain.upstream.RetrySoon() // a model wants it back
 		}
 		return errorResult(ErrUnavailable, unavailableMessage(t, t.Domain.State)), nil

@@ -116,6 +116,9 @@ type Upstream struct {
 	// retryNow asks a down upstream's run loop to try again before its
 	// backoff ends: a call wants it.
 	retryNow chan struct{}
+	// probeNow asks the probe of a degraded upstream to ping it before its
+	// backoff ends: a call wants it.
+	probeNow chan struct{}
 	started  chan struct{} // closed when the first attempt has ended
 	done     chan struct{} // closed when run returns
 
@@ -156,6 +159,7 @@ func NewUpstream(conn Connection, opts UpstreamOptions) *Upstream {
 		broken:    make(chan brokenSession, 1),
 		degraded:  make(chan *mcp.ClientSession, 1),
 		retryNow:  make(chan struct{}, 1),
+		probeNow:  make(chan struct{}, 1),
 		started:   make(chan struct{}),
 		done:      make(chan struct{}),
 		listeners: make(map[int]func()),
@@ -307,7 +311,7 @@ func (u *Upstream) run() {
 		log("upstream unavailable; will retry", errField(err), zap.Int("attempt", failures), zap.Duration("retry_in", wait))
 		u.setStatus(func(s *UpstreamStatus) { s.State, s.LastError = StateDown, err })
 		u.markStarted()
-		if !u.waitToRetry(wait) {
+		if !waitUnlessAsked(wait, minBackoff, u.retryNow, u.ctx.Done()) {
 			return
 		}
 		backoff = min(backoff*2, maxBackoff)
@@ -318,30 +322,35 @@ func (u *Upstream) run() {
 // met with an immediate reconnect rather than backoff.
 const stableSession = 2 * time.Second
 
-// waitToRetry waits for the backoff to pass, or less when a call asks for
-// the upstream (see RetrySoon) and minBackoff has passed. It reports false
-// when the upstream is closed meanwhile.
-func (u *Upstream) waitToRetry(wait time.Duration) bool {
-	if wait == 0 {
-		return u.ctx.Err() == nil
+// waitUnlessAsked waits for wait to pass, or only for minWait when asked
+// receives meanwhile (a call wants the upstream). It reports false when
+// stop closes first.
+func waitUnlessAsked(wait, minWait time.Duration, asked, stop <-chan struct{}) bool {
+	if wait <= 0 {
+		select {
+		case <-stop:
+			return false
+		default:
+			return true
+		}
 	}
 	timer := time.NewTimer(wait)
 	defer timer.Stop()
-	earliest := time.After(min(wait, minBackoff))
-	asked := false
+	earliest := time.After(min(wait, minWait))
+	wanted := false
 	for {
 		select {
-		case <-u.ctx.Done():
+		case <-stop:
 			return false
 		case <-timer.C:
 			return true
-		case <-u.retryNow:
+		case <-asked:
 			if earliest == nil {
 				return true
 			}
-			asked = true
+			wanted = true
 		case <-earliest:
-			if asked {
+			if wanted {
 				return true
 			}
 			earliest = nil
@@ -349,15 +358,18 @@ func (u *Upstream) waitToRetry(wait time.Duration) bool {
 	}
 }
 
-// RetrySoon asks a down upstream to try to reconnect without waiting out
-// its backoff (at most one attempt per minBackoff): calls keep failing
-// fast, and the upstream comes back within about a second of restarting
-// however long it was down. It does nothing to an upstream that is not
-// down.
+// RetrySoon says a call wants the upstream: a down one tries to reconnect
+// (at most once per minBackoff), a degraded one is probed (at most once per
+// minProbeInterval), without waiting out their backoff. Calls keep
+// failing fast meanwhile, and an upstream that comes back is used again
+// within about a second, however long it was gone. It does nothing to an
+// upstream that is ready.
 func (u *Upstream) RetrySoon() {
-	select {
-	case u.retryNow <- struct{}{}:
-	default:
+	for _, ch := range []chan struct{}{u.retryNow, u.probeNow} {
+		select {
+		case ch <- struct{}{}:
+		default:
+		}
 	}
 }
 

@@ -85,9 +85,7 @@ func (u *Upstream) withSession(ctx context.Context, f func(context.Context, *mcp
 	session, status := u.session, u.status
 	u.mu.Unlock()
 	if session == nil || status.State != StateReady {
-		if status.State == StateDown {
-			u.RetrySoon()
-		}
+		u.RetrySoon()
 		return &UnavailableError{State: status.State, Reason: status.LastError}
 	}
 	release, err := u.acquireSlot(callCtx)

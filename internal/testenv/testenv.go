@@ -154,8 +154,14 @@ func WaitPort(t testing.TB, port int, p *Process) {
 // streamable HTTP and returns its URL.
 func StartEverythingServer(t testing.TB) (string, *Process) {
 	t.Helper()
+	return StartEverythingServerOn(t, FreePort(t))
+}
+
+// StartEverythingServerOn is StartEverythingServer on a given port (to
+// restart a server where it was).
+func StartEverythingServerOn(t testing.TB, port int) (string, *Process) {
+	t.Helper()
 	bin := EverythingServer(t)
-	port := FreePort(t)
 	p := Start(t, "", nil, bin, "-http", fmt.Sprintf("127.0.0.1:%d", port), "-stateless=false")
 	WaitPort(t, port, p)
 	return fmt.Sprintf("http://127.0.0.1:%d/mcp", port), p
