@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -9,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/pprof/profile"
 )
 
 // caddyGoroutines reads the number of goroutines in the Caddy process from
@@ -24,21 +25,32 @@ func caddyGoroutines(t *testing.T, adminPort int) int {
 	return n
 }
 
-// caddyHeapInUse reads the Caddy process's in-use heap bytes from its
-// admin endpoint's /debug/vars, after forcing a collection through
-// /debug/pprof/heap?gc=1.
+// caddyHeapInUse is the Caddy process's live heap, in bytes: the in-use
+// space of its heap profile, which /debug/pprof/heap?gc=1 takes right
+// after a collection (so garbage made since does not count, as it would
+// in MemStats.HeapAlloc). It collects twice: sync.Pool caches (buffers
+// and the like) survive one collection.
 func caddyHeapInUse(t *testing.T, adminPort int) uint64 {
 	t.Helper()
 	adminGet(t, adminPort, "/debug/pprof/heap?gc=1")
-	var vars struct {
-		Memstats struct {
-			HeapInuse uint64
+	p, err := profile.Parse(strings.NewReader(adminGet(t, adminPort, "/debug/pprof/heap?gc=1")))
+	if err != nil {
+		t.Fatalf("parsing Caddy's heap profile: %v", err)
+	}
+	index := -1
+	for i, st := range p.SampleType {
+		if st.Type == "inuse_space" {
+			index = i
 		}
 	}
-	if err := json.Unmarshal([]byte(adminGet(t, adminPort, "/debug/vars")), &vars); err != nil {
-		t.Fatal(err)
+	if index < 0 {
+		t.Fatal("Caddy's heap profile has no inuse_space")
 	}
-	return vars.Memstats.HeapInuse
+	var total int64
+	for _, s := range p.Sample {
+		total += s.Value[index]
+	}
+	return uint64(total)
 }
 
 // settledGoroutines waits until Caddy's goroutine count is at most limit,
