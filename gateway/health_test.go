@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"context"
+	"errors"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -14,27 +15,37 @@ import (
 )
 
 // hangableServer serves a server whose "work" tool answers at once, or
-// never (until the call is cancelled) while hang is set. Pings answer or
-// hang likewise: a stuck process stops answering everything.
+// never (until the call is cancelled, or the test ends) while hang is set.
+// Pings answer or hang likewise: a stuck process stops answering
+// everything.
 func hangableServer(t *testing.T, hang *atomic.Bool) *httptest.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "hangable"}, nil)
+	testEnded := make(chan struct{})
+	stall := func(ctx context.Context) error {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-testEnded:
+			return errors.New("the test ended")
+		}
+	}
 	mcp.AddTool(s, &mcp.Tool{Name: "work", Description: "Do some work."}, func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
 		if hang.Load() {
-			<-ctx.Done()
-			return nil, nil, ctx.Err()
+			return nil, nil, stall(ctx)
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil, nil
 	})
 	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			if method == "ping" && hang.Load() {
-				<-ctx.Done()
-				return nil, ctx.Err()
+				return nil, stall(ctx)
 			}
 			return next(ctx, method, req)
 		}
 	})
-	return serveHTTP(t, s)
+	ts := serveHTTP(t, s)
+	t.Cleanup(func() { close(testEnded) }) // before ts closes, which waits for handlers
+	return ts
 }
 
 func TestBreakerOpensOnTimeoutsAndProbesBack(t *testing.T) {
