@@ -11,13 +11,22 @@ import (
 // body, and that body is the upstream's to choose.
 const maxErrorText = 2000
 
-// boundedText is s cut to maxErrorText bytes (on a character boundary),
-// marked with "…" when cut.
-func boundedText(s string) string {
-	if len(s) <= maxErrorText {
+// maxEchoedName bounds a name from the caller quoted back in an error.
+const maxEchoedName = 120
+
+// boundedText is s cut to maxErrorText bytes, marked with "…" when cut.
+func boundedText(s string) string { return cutShort(s, maxErrorText) }
+
+// echoed is a caller's name as quoted back in an error: cut short if long,
+// so a hostile argument cannot fill the model's context through the error.
+func echoed(name string) string { return cutShort(name, maxEchoedName) }
+
+// cutShort is s if it has at most n bytes, else its first n bytes or fewer
+// (never splitting a UTF-8 sequence) and "…".
+func cutShort(s string, n int) string {
+	if len(s) <= n {
 		return s
 	}
-	n := maxErrorText
 	for n > 0 && !utf8.RuneStart(s[n]) {
 		n--
 	}
@@ -30,20 +39,4 @@ func errField(err error) zap.Field {
 		return zap.Skip()
 	}
 	return zap.String("error", boundedText(err.Error()))
-}
-
-// maxEchoedName bounds a name from the caller quoted back in an error.
-const maxEchoedName = 120
-
-// echoed is a caller's name as quoted back in an error: cut short if long,
-// so a hostile argument cannot fill the model's context through the error.
-func echoed(name string) string {
-	if len(name) <= maxEchoedName {
-		return name
-	}
-	n := maxEchoedName
-	for n > 0 && !utf8.RuneStart(name[n]) {
-		n--
-	}
-	return name[:n] + "…"
 }

@@ -3,7 +3,6 @@ package gateway
 import (
 	"encoding/json"
 	"fmt"
-	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -80,10 +79,7 @@ func cutText(s string, n int) string {
 	if enc := jsonSize(s[:n]); enc > int64(n)+int64(n)/8 {
 		n = int(float64(n) * float64(n) / float64(enc))
 	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
+	return cutShort(s, n)
 }
 
 func jsonSize(v any) int64 {
