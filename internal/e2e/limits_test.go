@@ -118,3 +118,41 @@ func waitUntil(t *testing.T, what string, cond func() bool) {
 		time.Sleep(100 * time.Millisecond)
 	}
 }
+
+// TestIdleSessionTimeout: a session idle for longer than session_timeout
+// is closed: its ID gets 404 (so the client knows to start over), and a
+// new session works.
+func TestIdleSessionTimeout(t *testing.T) {
+	everythingURL, _ := testenv.StartEverythingServer(t)
+	caddy := testenv.StartCaddy(t, `{
+	admin 127.0.0.1:{ADMIN_PORT}
+	persist_config off
+}
+:{HTTP_PORT} {
+	bind 127.0.0.1
+	mcp_gateway /mcp {
+		session_timeout 1s
+		upstream ev `+everythingURL+`
+	}
+}
+`)
+	url := caddy.URL("/mcp")
+	connect := func() *mcp.ClientSession {
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "idle"}, nil).Connect(context.Background(),
+			&mcp.StreamableClientTransport{Endpoint: url, DisableStandaloneSSE: true}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cs.Close() })
+		return cs
+	}
+	idle := connect()
+	time.Sleep(2500 * time.Millisecond)
+	if status, body := post(t, url, idle.ID(), listTools); status != http.StatusNotFound {
+		t.Errorf("a request on a session idle past session_timeout: %d %s, want 404", status, body)
+	}
+	fresh := connect()
+	if res, err := fresh.CallTool(context.Background(), &mcp.CallToolParams{Name: "execute_tool", Arguments: map[string]any{"tool_name": "ev.test_simple_text"}}); err != nil || res.IsError {
+		t.Errorf("a new session after the timeout: %v %+v", err, res)
+	}
+}
