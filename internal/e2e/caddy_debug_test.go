@@ -1,56 +1,31 @@
 package e2e
 
 import (
-	"fmt"
-	"io"
-	"net/http"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
-	"github.com/google/pprof/profile"
+	"github.com/caddy-mcp/mcp-gateway/internal/procs"
 )
 
-// caddyGoroutines reads the number of goroutines in the Caddy process from
-// its admin endpoint's /debug/pprof/goroutine.
+// caddyGoroutines is the number of goroutines in the Caddy process (see
+// procs.Goroutines).
 func caddyGoroutines(t *testing.T, adminPort int) int {
 	t.Helper()
-	body := adminGet(t, adminPort, "/debug/pprof/goroutine?debug=1")
-	first, _, _ := strings.Cut(body, "\n")
-	n, err := strconv.Atoi(strings.TrimPrefix(first, "goroutine profile: total "))
+	n, err := procs.Goroutines(adminPort)
 	if err != nil {
-		t.Fatalf("unexpected goroutine profile header %q", first)
+		t.Fatal(err)
 	}
 	return n
 }
 
-// caddyHeapInUse is the Caddy process's live heap, in bytes: the in-use
-// space of its heap profile, which /debug/pprof/heap?gc=1 takes right
-// after a collection (so garbage made since does not count, as it would
-// in MemStats.HeapAlloc). It collects twice: sync.Pool caches (buffers
-// and the like) survive one collection.
+// caddyHeapInUse is the Caddy process's live heap (see procs.LiveHeap).
 func caddyHeapInUse(t *testing.T, adminPort int) uint64 {
 	t.Helper()
-	adminGet(t, adminPort, "/debug/pprof/heap?gc=1")
-	p, err := profile.Parse(strings.NewReader(adminGet(t, adminPort, "/debug/pprof/heap?gc=1")))
+	n, err := procs.LiveHeap(adminPort)
 	if err != nil {
-		t.Fatalf("parsing Caddy's heap profile: %v", err)
+		t.Fatal(err)
 	}
-	index := -1
-	for i, st := range p.SampleType {
-		if st.Type == "inuse_space" {
-			index = i
-		}
-	}
-	if index < 0 {
-		t.Fatal("Caddy's heap profile has no inuse_space")
-	}
-	var total int64
-	for _, s := range p.Sample {
-		total += s.Value[index]
-	}
-	return uint64(total)
+	return n
 }
 
 // settledGoroutines waits until Caddy's goroutine count is at most limit,
@@ -65,18 +40,4 @@ func settledGoroutines(t *testing.T, adminPort, limit int, within time.Duration)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-}
-
-func adminGet(t *testing.T, adminPort int, path string) string {
-	t.Helper()
-	resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d%s", adminPort, path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil || resp.StatusCode != http.StatusOK {
-		t.Fatalf("GET admin %s: %d %v\n%s", path, resp.StatusCode, err, b)
-	}
-	return string(b)
 }

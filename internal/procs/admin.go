@@ -1,0 +1,92 @@
+package procs
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/google/pprof/profile"
+)
+
+// AdminGet fetches path from the Caddy admin endpoint on the loopback
+// port.
+func AdminGet(adminPort int, path string) (string, error) {
+	resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d%s", adminPort, path))
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return "", err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return "", fmt.Errorf("GET admin %s: %d %s", path, resp.StatusCode, b)
+	}
+	return string(b), nil
+}
+
+// Goroutines is the number of goroutines in the Caddy process, from its
+// admin endpoint's /debug/pprof/goroutine.
+func Goroutines(adminPort int) (int, error) {
+	body, err := AdminGet(adminPort, "/debug/pprof/goroutine?debug=1")
+	if err != nil {
+		return 0, err
+	}
+	first, _, _ := strings.Cut(body, "\n")
+	n, err := strconv.Atoi(strings.TrimPrefix(first, "goroutine profile: total "))
+	if err != nil {
+		return 0, fmt.Errorf("unexpected goroutine profile header %q", first)
+	}
+	return n, nil
+}
+
+// LiveHeap is the Caddy process's live heap, in bytes: the in-use space of
+// its heap profile, which /debug/pprof/heap?gc=1 takes right after a
+// collection (so garbage made since does not count, as it would in
+// MemStats.HeapAlloc). It collects twice: sync.Pool caches (buffers and
+// the like) survive one collection.
+func LiveHeap(adminPort int) (uint64, error) {
+	if _, err := AdminGet(adminPort, "/debug/pprof/heap?gc=1"); err != nil {
+		return 0, err
+	}
+	body, err := AdminGet(adminPort, "/debug/pprof/heap?gc=1")
+	if err != nil {
+		return 0, err
+	}
+	p, err := profile.Parse(strings.NewReader(body))
+	if err != nil {
+		return 0, fmt.Errorf("parsing Caddy's heap profile: %v", err)
+	}
+	index := -1
+	for i, st := range p.SampleType {
+		if st.Type == "inuse_space" {
+			index = i
+		}
+	}
+	if index < 0 {
+		return 0, fmt.Errorf("Caddy's heap profile has no inuse_space")
+	}
+	var total int64
+	for _, s := range p.Sample {
+		total += s.Value[index]
+	}
+	return uint64(total), nil
+}
+
+// RSS is a process's resident set size in bytes, from /proc.
+func RSS(pid int) (uint64, error) {
+	b, err := readFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, err
+	}
+	for _, line := range strings.Split(b, "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, err := strconv.ParseUint(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			return kb << 10, err
+		}
+	}
+	return 0, fmt.Errorf("no VmRSS for process %d", pid)
+}
