@@ -131,8 +131,19 @@ func stdioCommand(c *Connection, logger *zap.Logger) *exec.Cmd {
 // upstreamHTTPClient sends the configured headers with every request and
 // counts the notifications in event-stream responses.
 func upstreamHTTPClient(c *Connection, countNote func()) *http.Client {
-	return &http.Client{Transport: &upstreamRoundTripper{headers: c.Headers, countNote: countNote, base: http.DefaultTransport}}
+	return &http.Client{Transport: &upstreamRoundTripper{headers: c.Headers, countNote: countNote, base: upstreamTransport}}
 }
+
+// upstreamTransport carries every HTTP upstream's requests. Unlike
+// http.DefaultTransport, which keeps 2 idle connections per host, it keeps
+// enough for the calls many clients make to one upstream at once: with 2,
+// every call beyond them opens (and soon drops) a TCP connection.
+var upstreamTransport = func() *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConns = 4096
+	t.MaxIdleConnsPerHost = 512
+	return t
+}()
 
 type upstreamRoundTripper struct {
 	headers   http.Header

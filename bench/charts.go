@@ -1,0 +1,61 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+)
+
+// chart draws one line per route and upstream of a figure of the latency
+// results against concurrency, to dir/file (SVG).
+func chart(results []latencyResult, dir, file, title, yLabel string, value func(latencyResult) float64, logY bool) error {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = "concurrent clients"
+	p.Y.Label.Text = yLabel
+	p.X.Scale = plot.LogScale{}
+	p.X.Tick.Marker = concurrencyTicks{results}
+	if logY {
+		p.Y.Scale = plot.LogScale{}
+		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	}
+	p.Legend.Top = true
+	p.Legend.Left = true
+	var lines []any
+	for _, upstream := range []string{"http", "stdio"} {
+		for _, name := range []string{"direct", "execute_tool", "passthrough"} {
+			var xys plotter.XYs
+			for _, r := range results {
+				if r.upstream == upstream && r.route == name && r.calls > 0 {
+					xys = append(xys, plotter.XY{X: float64(r.concurrency), Y: value(r)})
+				}
+			}
+			if len(xys) > 0 {
+				lines = append(lines, fmt.Sprintf("%s upstream, %s", upstream, name), xys)
+			}
+		}
+	}
+	if err := plotutil.AddLinePoints(p, lines...); err != nil {
+		return err
+	}
+	return p.Save(7*vg.Inch, 4.5*vg.Inch, filepath.Join(dir, file))
+}
+
+// concurrencyTicks marks the measured concurrencies on the x axis.
+type concurrencyTicks struct{ results []latencyResult }
+
+func (c concurrencyTicks) Ticks(min, max float64) []plot.Tick {
+	seen := map[int]bool{}
+	var ticks []plot.Tick
+	for _, r := range c.results {
+		if !seen[r.concurrency] {
+			seen[r.concurrency] = true
+			ticks = append(ticks, plot.Tick{Value: float64(r.concurrency), Label: fmt.Sprint(r.concurrency)})
+		}
+	}
+	return ticks
+}

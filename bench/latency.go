@@ -1,0 +1,223 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os/exec"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// A route is one way to call the echo tool: straight to the upstream, or
+// through the gateway with execute_tool or with a passthrough tools/call.
+type route struct {
+	name     string // "direct", "execute_tool", "passthrough"
+	upstream string // "http", "stdio"
+	// connect opens a client session for the route.
+	connect func(context.Context) (*mcp.ClientSession, error)
+	// shared: all workers use one session (a stdio upstream called
+	// directly is one process on one pipe).
+	shared bool
+	params *mcp.CallToolParams
+}
+
+// latencyResult is what a route did at one concurrency.
+type latencyResult struct {
+	route, upstream string
+	concurrency     int
+	p50, p99        time.Duration
+	perSecond       float64
+	calls, errors   int
+	firstError      string
+}
+
+// benchHTTPClient is every benchmark client's HTTP client: enough idle
+// connections kept for 256 workers, so no run pays for new connections.
+var benchHTTPClient = &http.Client{Transport: &http.Transport{MaxIdleConns: 2048, MaxIdleConnsPerHost: 1024, IdleConnTimeout: time.Minute}}
+
+func httpSession(ctx context.Context, url string) (*mcp.ClientSession, error) {
+	return mcp.NewClient(&mcp.Implementation{Name: "bench"}, nil).Connect(ctx,
+		&mcp.StreamableClientTransport{Endpoint: url, HTTPClient: benchHTTPClient}, nil)
+}
+
+func stdioSession(ctx context.Context, self string) (*mcp.ClientSession, error) {
+	return mcp.NewClient(&mcp.Implementation{Name: "bench"}, nil).Connect(ctx,
+		&mcp.CommandTransport{Command: exec.Command(self, "-serve-echo-stdio")}, nil)
+}
+
+// routes are the six ways to call the echo tool, given the echo upstream's
+// URL and a gateway (Caddy) serving execute_tool at /meta and passthrough
+// at /pt in front of it.
+func routes(self, echoURL string, gw *caddy) []route {
+	echo := func(name string) *mcp.CallToolParams {
+		return &mcp.CallToolParams{Name: name, Arguments: map[string]any{"text": "hello"}}
+	}
+	execute := func(tool string) *mcp.CallToolParams {
+		return &mcp.CallToolParams{Name: "execute_tool", Arguments: map[string]any{"tool_name": tool, "arguments": map[string]any{"text": "hello"}}}
+	}
+	viaGateway := func(path string) func(context.Context) (*mcp.ClientSession, error) {
+		return func(ctx context.Context) (*mcp.ClientSession, error) { return httpSession(ctx, gw.url(path)) }
+	}
+	return []route{
+		{name: "direct", upstream: "http", params: echo("echo"),
+			connect: func(ctx context.Context) (*mcp.ClientSession, error) { return httpSession(ctx, echoURL) }},
+		{name: "execute_tool", upstream: "http", params: execute("http.echo"), connect: viaGateway("/meta")},
+		{name: "passthrough", upstream: "http", params: echo("http_echo"), connect: viaGateway("/pt")},
+		{name: "direct", upstream: "stdio", params: echo("echo"), shared: true,
+			connect: func(ctx context.Context) (*mcp.ClientSession, error) { return stdioSession(ctx, self) }},
+		{name: "execute_tool", upstream: "stdio", params: execute("stdio.echo"), connect: viaGateway("/meta")},
+		{name: "passthrough", upstream: "stdio", params: echo("stdio_echo"), connect: viaGateway("/pt")},
+	}
+}
+
+// openSessions opens n sessions for r (one, if r's workers share it).
+func openSessions(ctx context.Context, r route, n int) ([]*mcp.ClientSession, error) {
+	if r.shared {
+		n = 1
+	}
+	sessions := make([]*mcp.ClientSession, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 32)
+	for i := range sessions {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			sessions[i], errs[i] = r.connect(ctx)
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		closeSessions(sessions)
+		return nil, fmt.Errorf("%s %s: opening sessions: %w", r.name, r.upstream, err)
+	}
+	return sessions, nil
+}
+
+func closeSessions(sessions []*mcp.ClientSession) {
+	var wg sync.WaitGroup
+	for _, s := range sessions {
+		if s != nil {
+			wg.Add(1)
+			go func() { defer wg.Done(); s.Close() }()
+		}
+	}
+	wg.Wait()
+}
+
+// load is the calls a route made in one timed stretch.
+type load struct {
+	latencies []time.Duration
+	elapsed   time.Duration
+	errors    int
+	first     string
+}
+
+// runLoad has workers workers call r's tool back to back for d, each on
+// its own session of sessions (or all on the one shared session).
+func runLoad(r route, sessions []*mcp.ClientSession, workers int, d time.Duration) load {
+	var mu sync.Mutex
+	var out load
+	var wg sync.WaitGroup
+	start := time.Now()
+	deadline := start.Add(d)
+	for w := range workers {
+		cs := sessions[w%len(sessions)]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			lat := make([]time.Duration, 0, 1024)
+			errs, first := 0, ""
+			for time.Now().Before(deadline) {
+				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+				t0 := time.Now()
+				res, err := cs.CallTool(ctx, r.params)
+				took := time.Since(t0)
+				cancel()
+				if err == nil && res.IsError {
+					err = fmt.Errorf("tool error: %v", res.Content)
+				}
+				if err != nil {
+					if errs == 0 {
+						first = err.Error()
+					}
+					errs++
+					continue
+				}
+				lat = append(lat, took)
+			}
+			mu.Lock()
+			out.latencies = append(out.latencies, lat...)
+			out.errors += errs
+			if out.first == "" {
+				out.first = first
+			}
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	out.elapsed = time.Since(start)
+	return out
+}
+
+// measureLatency runs every route at every concurrency. For each
+// concurrency the routes of an upstream take turns, rounds times, in a
+// rotating order, so that a noisy moment on a shared machine falls on all
+// of them alike; a route's figures pool its rounds.
+func measureLatency(rs []route, concurrencies []int, perPoint time.Duration, rounds int, progress func(string)) ([]latencyResult, error) {
+	var results []latencyResult
+	ctx := context.Background()
+	for _, c := range concurrencies {
+		sessions := make([][]*mcp.ClientSession, len(rs))
+		for i, r := range rs {
+			s, err := openSessions(ctx, r, c)
+			if err != nil {
+				for _, s := range sessions {
+					closeSessions(s)
+				}
+				return nil, err
+			}
+			sessions[i] = s
+			runLoad(r, s, c, perPoint/10) // warm up: connections, first-call paths
+		}
+		pooled := make([]load, len(rs))
+		for round := range rounds {
+			for k := range rs {
+				i := (k + round) % len(rs)
+				l := runLoad(rs[i], sessions[i], c, perPoint/time.Duration(rounds))
+				p := &pooled[i]
+				p.latencies = append(p.latencies, l.latencies...)
+				p.elapsed += l.elapsed
+				p.errors += l.errors
+				if p.first == "" {
+					p.first = l.first
+				}
+			}
+		}
+		for i, r := range rs {
+			closeSessions(sessions[i])
+			res := summarize(r, c, pooled[i])
+			results = append(results, res)
+			progress(fmt.Sprintf("%-5s %-12s c=%-3d p50 %8s p99 %8s %8.0f calls/s", r.upstream, r.name, c, res.p50.Round(time.Microsecond), res.p99.Round(time.Microsecond), res.perSecond))
+		}
+	}
+	return results, nil
+}
+
+func summarize(r route, c int, l load) latencyResult {
+	res := latencyResult{route: r.name, upstream: r.upstream, concurrency: c, calls: len(l.latencies), errors: l.errors, firstError: l.first}
+	if len(l.latencies) > 0 {
+		slices.Sort(l.latencies)
+		res.p50 = l.latencies[len(l.latencies)/2]
+		res.p99 = l.latencies[len(l.latencies)*99/100]
+		res.perSecond = float64(len(l.latencies)) / l.elapsed.Seconds()
+	}
+	return res
+}
