@@ -164,6 +164,15 @@ func (rep *report) measure(cfg config, progress func(string)) error {
 		rep.tokens = append(rep.tokens, t)
 	}
 
+	progress("the gateway's own work per call")
+	benchtime := "3s"
+	if cfg.quick {
+		benchtime = "200x"
+	}
+	if rep.overhead, err = measureOverhead(e.root, benchtime); err != nil {
+		return err
+	}
+
 	progress("search")
 	buildTimes := 5
 	if cfg.quick {

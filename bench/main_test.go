@@ -61,11 +61,14 @@ func TestQuickRun(t *testing.T) {
 	if len(rep.search) != 3 || rep.search[2].tools != 100_000 || rep.search[2].p50us <= 0 {
 		t.Errorf("search = %+v", rep.search)
 	}
+	if rep.overhead.direct <= 0 || rep.overhead.gateway <= 0 {
+		t.Errorf("overhead = %+v", rep.overhead)
+	}
 	b, err := os.ReadFile(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"# Benchmarks", "## Targets", "| http | execute_tool | 4 |", "## Memory per client session", "## Context cost", "## Search", "![bench-latency](bench-latency.svg)"} {
+	for _, want := range []string{"# Benchmarks", "## Targets", "| http | execute_tool | 4 |", "## Memory per client session", "## Context cost", "## Search", "### Where the time goes", "![bench-latency](bench-latency.svg)"} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("the report lacks %q", want)
 		}

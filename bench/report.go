@@ -21,6 +21,7 @@ type report struct {
 	tokens   []tokenResult
 	search   []searchResult
 	searchBy string // the command the search figures come from
+	overhead overheadResult
 	charts   []string
 }
 
@@ -122,6 +123,17 @@ func (rep *report) writeLatency(p func(string, ...any)) {
 	}
 	for _, c := range rep.charts {
 		p("![%s](%s)\n\n", strings.TrimSuffix(c, ".svg"), c)
+	}
+	if o := rep.overhead; o.direct > 0 {
+		p("### Where the time goes\n\n")
+		p("Through the gateway a call makes two MCP-over-HTTP hops where a direct call makes one:\n")
+		p("client to gateway, gateway to upstream. The gateway's own work (its MCP server, the\n")
+		p("meta-tool, argument checks, the upstream client) is measured apart, in one process with\n")
+		p("the client connected in memory (`%s`): the echo call takes %s\n", o.command, us(o.direct))
+		p("straight to the upstream and %s through the gateway, so the gateway's own work is about\n", us(o.gateway))
+		p("%s a call. The rest of the difference at concurrency 1 is the extra hop: the client's\n", us(o.gateway-o.direct))
+		p("HTTP request to Caddy and the MCP SDK's server handling of it, about what the direct\n")
+		p("call's own hop costs.\n\n")
 	}
 }
 
