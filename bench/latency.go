@@ -137,8 +137,12 @@ func runLoad(r route, sessions []*mcp.ClientSession, workers int, d time.Duratio
 			errs, first := 0, ""
 			for time.Now().Before(deadline) {
 				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+				// The SDK writes into the params it sends (_meta): each
+				// call gets its own copy.
+				params := *r.params
+				params.Meta = nil
 				t0 := time.Now()
-				res, err := cs.CallTool(ctx, r.params)
+				res, err := cs.CallTool(ctx, &params)
 				took := time.Since(t0)
 				cancel()
 				if err == nil && res.IsError {
