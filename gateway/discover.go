@@ -59,6 +59,9 @@ type (
 		// Next is the query for the next page, when there is one.
 		Next string `json:"next_query,omitempty"`
 		Note string `json:"note,omitempty"`
+		// weak: the best result covers little of the query (see
+		// SearchRecord); for search analytics, not for the model.
+		weak bool
 	}
 )
 
@@ -109,7 +112,9 @@ func (v *view) discoverTools(ctx context.Context, req *mcp.CallToolRequest) (*mc
 	case q.Regex != nil:
 		return jsonResult(regexTools(c, queryText, q, scope)), nil
 	case q.Text != "":
-		return jsonResult(searchTools(c, queryText, q, scope)), nil
+		resp := searchTools(c, queryText, q, scope)
+		v.g.observeSearch(req, queryText, resp)
+		return jsonResult(resp), nil
 	case domain != nil:
 		return jsonResult(listDomain(domain, groupName, q)), nil
 	default:
@@ -226,6 +231,7 @@ func searchTools(c *Catalog, query string, q *search.Query, scope toolScope) sea
 		t := c.Tools[h.Doc]
 		resp.Results = append(resp.Results, toolSummary{Name: t.Name, Domain: t.Domain.Name, Group: t.Group, Description: t.Summary})
 	}
+	resp.weak = len(hits) > 0 && offset == 0 && hits[0].Coverage < weakCoverage
 	switch {
 	case total == 0:
 		resp.Note = noMatchNote(c, q.Text, scope.domain)

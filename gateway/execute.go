@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/zap"
@@ -25,17 +26,20 @@ const maxValidationMessage = 400
 // its result unchanged (content blocks of every type, structuredContent,
 // isError, _meta). Gateway failures come back as errorResult, marked with
 // ErrorMetaKey, so a client can tell them from the tool's own errors.
-func (v *view) executeTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+func (v *view) executeTool(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, _ error) {
+	start := time.Now()
+	var t *Tool
+	var arguments json.RawMessage
+	defer func() { v.g.observeCall(req, t, arguments, res, string(ErrUpstream), start) }()
 	v.g.AwaitStartup(ctx)
 	args, err := decodeArgs(ExecuteToolName, req.Params.Arguments, executeToolArgs)
 	if err != nil {
 		return errorResult(ErrInvalidArguments, err.Error()+`. Example: {"tool_name": "domain.tool", "arguments": {...}}.`), nil
 	}
-	t, err := v.Catalog().Lookup(args.str("tool_name"))
-	if err != nil {
+	if t, err = v.Catalog().Lookup(args.str("tool_name")); err != nil {
 		return errorResult(ErrUnknownTool, err.Error()), nil
 	}
-	arguments := args.object("arguments")
+	arguments = args.object("arguments")
 	if arguments == nil {
 		arguments = json.RawMessage("{}")
 	}
@@ -48,7 +52,7 @@ func (v *view) executeTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.
 		}
 		return errorResult(ErrUnavailable, unavailableMessage(t, t.Domain.State)), nil
 	}
-	res, err := v.g.callTool(ctx, req, t, arguments)
+	res, err = v.g.callTool(ctx, req, t, arguments)
 	if err != nil {
 		return v.g.callError(ctx, t, err), nil
 	}

@@ -42,6 +42,7 @@ type Gateway struct {
 
 	clients  clientSessions
 	sessions sessionBindings
+	misses   searchMisses
 }
 
 // setup is one configuration of a gateway; Update replaces it whole, so a
@@ -55,6 +56,8 @@ type setup struct {
 	started   chan struct{} // closed once every upstream's first attempt has ended
 	createdAt time.Time
 	unsub     []func()
+	observer  Observer
+	logValues bool
 }
 
 // Options are the parts of a gateway that are not config.
@@ -73,6 +76,12 @@ type Options struct {
 	// MCP server of its own (ServerFor). None means one rule that allows
 	// everything.
 	Access []AccessRule
+	// Observer, if set, hears of every tool call and search (metrics).
+	Observer Observer
+	// LogValues adds tool calls' argument and result values to their log
+	// lines (bounded). Off, only who called what, how long it took and
+	// how it ended are logged.
+	LogValues bool
 }
 
 // DefaultStartupWait is how long early requests wait for upstreams still
@@ -134,6 +143,8 @@ func (g *Gateway) Update(cfg Config, upstreams []*Upstream, opts Options) error 
 		cfg:       cfg,
 		stateless: opts.Stateless,
 		rules:     opts.Access,
+		observer:  opts.Observer,
+		logValues: opts.LogValues,
 		upstreams: upstreams,
 		byName:    make(map[string]*UpstreamConfig, len(cfg.Upstreams)),
 		started:   make(chan struct{}),

@@ -73,7 +73,9 @@ func startGateway(t *testing.T, cfg Config) *testGateway {
 func startGatewayWith(t *testing.T, cfg Config, opts Options) *testGateway {
 	t.Helper()
 	logger := zaptest.NewLogger(t)
-	opts.Logger = logger
+	if opts.Logger == nil {
+		opts.Logger = logger
+	}
 	ups := make([]*Upstream, len(cfg.Upstreams))
 	for i, u := range cfg.Upstreams {
 		ups[i] = NewUpstream(u.Connection, UpstreamOptions{Logger: logger.Named(u.Name), Discovery: true})

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -282,16 +283,20 @@ func validToolSchema(schema any) bool {
 // tool error the model can read.
 func (v *view) passthroughTool(name string) mcp.ToolHandler {
 	g := v.g
-	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, _ error) {
+		start := time.Now()
+		var t *Tool
+		failure := string(ErrUpstream) // the outcome when a JSON-RPC error is returned
+		defer func() { g.observeCall(req, t, req.Params.Arguments, res, failure, start) }()
 		g.AwaitStartup(ctx)
 		route, ok := v.exposed.routes.Load().tools[name]
-		var t *Tool
 		if ok {
 			if d := v.Catalog().Domain(route.domain); d != nil {
 				t = d.tool(route.name)
 			}
 		}
 		if t == nil {
+			failure = string(ErrUnknownTool)
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", name)}
 		}
 		res, err := g.callTool(ctx, req, t, req.Params.Arguments)

@@ -3,6 +3,7 @@ package search
 import (
 	"container/heap"
 	"math"
+	"math/bits"
 	"slices"
 	"strings"
 	"sync"
@@ -282,6 +283,10 @@ type Request struct {
 type Hit struct {
 	Doc   int
 	Score float64
+	// Coverage is the share of the query's words (stop words and request
+	// phrasing aside) the document matches, 0 to 1: a best hit that covers
+	// little of the query is a weak match.
+	Coverage float64
 }
 
 // queryTerm is one word of a query with the index terms it matches.
@@ -321,7 +326,7 @@ type activeTerm struct {
 // hits of the requested page, best first (ties in document order), and
 // how many documents matched in all.
 func (ix *Index) Search(req Request) (hits []Hit, total int) {
-	qterms := ix.parse(req.Text, req.Required)
+	qterms, words := ix.parse(req.Text, req.Required)
 	if len(qterms) == 0 {
 		return nil, 0
 	}
@@ -386,7 +391,7 @@ func (ix *Index) Search(req Request) (hits []Hit, total int) {
 		if keep <= 0 {
 			continue
 		}
-		hit := Hit{Doc: int(d), Score: s}
+		hit := Hit{Doc: int(d), Score: s, Coverage: float64(bits.OnesCount64(sc.mask[d])) / float64(words)}
 		if h.Len() < keep {
 			heap.Push(h, hit)
 		} else if better(hit, (*h)[0]) {
@@ -453,7 +458,7 @@ func (ix *Index) domainScores(active []activeTerm) []float64 {
 }
 
 // parse analyses the query words and finds the index terms each matches.
-func (ix *Index) parse(text string, required []string) []queryTerm {
+func (ix *Index) parse(text string, required []string) (out []queryTerm, words int) {
 	req := make(map[string]bool)
 	for _, r := range required {
 		for _, t := range terms(r, ix.stems) {
@@ -461,12 +466,12 @@ func (ix *Index) parse(text string, required []string) []queryTerm {
 		}
 	}
 	seen := make(map[string]bool)
-	var out []queryTerm
 	for _, t := range terms(text, ix.stems) {
 		if seen[t] || len(out) == maxQueryTerms || requestWords[t] {
 			continue
 		}
 		seen[t] = true
+		words++
 		qt := queryTerm{required: req[t], matches: ix.expand(t)}
 		if len(qt.matches) == 0 && !qt.required {
 			continue
@@ -477,9 +482,10 @@ func (ix *Index) parse(text string, required []string) []queryTerm {
 		if !seen[t] {
 			// A required word that is not in the text still filters.
 			out = append(out, queryTerm{required: true, matches: ix.expand(t)})
+			words++
 		}
 	}
-	return out
+	return out, words
 }
 
 // expand lists the index terms a query term matches: itself; longer terms

@@ -1,0 +1,123 @@
+package gateway
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.uber.org/zap"
+)
+
+// IdentityHeader carries, from the embedding server to the gateway, who
+// made a request (for logs). The embedding server sets it on every
+// request, replacing any value a client sent.
+const IdentityHeader = "Mcp-Gateway-Identity"
+
+// Observer hears of what the gateway does, for metrics. Its methods are
+// called on the request path: they must be quick and safe for concurrent
+// use.
+type Observer interface {
+	// ToolCalled: a tool call (execute_tool, or a passthrough tools/call)
+	// ended.
+	ToolCalled(CallRecord)
+	// Searched: discover_tools ranked tools for a query.
+	Searched(SearchRecord)
+}
+
+// CallRecord is one tool call. Domain and Tool are empty when the call
+// named no tool the caller may use (their values would be the caller's
+// words, not the catalog's).
+type CallRecord struct {
+	Domain, Tool string
+	// Outcome is OutcomeOK, OutcomeToolError (the tool's own isError), or
+	// the gateway's ErrorCode for the call.
+	Outcome  string
+	Duration time.Duration
+}
+
+// SearchRecord is one ranked search.
+type SearchRecord struct {
+	Query   string
+	Results int
+	// Weak: there were results, but the best covers less than half of the
+	// query's words.
+	Weak bool
+}
+
+// Call outcomes besides the gateway's error codes.
+const (
+	OutcomeOK        = "ok"
+	OutcomeToolError = "tool_error"
+)
+
+// weakCoverage is the share of a query's words below which the best hit
+// is a weak match.
+const weakCoverage = 0.5
+
+// callOutcome classifies a tool call's result; failure is the outcome of
+// a call that ended without one (a JSON-RPC error).
+func callOutcome(res *mcp.CallToolResult, failure string) string {
+	if res == nil {
+		return failure
+	}
+	if code, ok := res.Meta[ErrorMetaKey].(string); ok {
+		return code
+	}
+	if res.IsError {
+		return OutcomeToolError
+	}
+	return OutcomeOK
+}
+
+// requestIdentity is who made req, as the embedding server said (see
+// IdentityHeader), or "".
+func requestIdentity(req *mcp.CallToolRequest) string {
+	if req == nil || req.Extra == nil || req.Extra.Header == nil {
+		return ""
+	}
+	return req.Extra.Header.Get(IdentityHeader)
+}
+
+// observeCall logs a finished tool call, one line, and tells the observer.
+// Argument and result values are logged only with Options.LogValues.
+// failure is the outcome if there is no result (see callOutcome).
+func (g *Gateway) observeCall(req *mcp.CallToolRequest, t *Tool, arguments json.RawMessage, res *mcp.CallToolResult, failure string, start time.Time) {
+	s := g.current()
+	rec := CallRecord{Outcome: callOutcome(res, failure), Duration: time.Since(start)}
+	if t != nil {
+		rec.Domain, rec.Tool = t.Domain.Name, t.UpstreamName
+	}
+	fields := []zap.Field{
+		zap.String("identity", requestIdentity(req)),
+		zap.String("domain", rec.Domain),
+		zap.String("tool", rec.Tool),
+		zap.Duration("duration", rec.Duration),
+		zap.String("outcome", rec.Outcome),
+	}
+	if s.logValues {
+		result, _ := json.Marshal(res)
+		fields = append(fields, zap.String("arguments", boundedText(string(arguments))), zap.String("result", boundedText(string(result))))
+	}
+	g.logger.Info("tool call", fields...)
+	if s.observer != nil {
+		s.observer.ToolCalled(rec)
+	}
+}
+
+// observeSearch counts a ranked search, and logs it when it found nothing
+// or only weak matches (so that an operator can improve descriptions with
+// the `tool` override); the gateway keeps the recent ones (SearchMisses).
+func (g *Gateway) observeSearch(req *mcp.CallToolRequest, query string, resp searchResponse) {
+	rec := SearchRecord{Query: query, Results: resp.Total, Weak: resp.weak}
+	switch {
+	case rec.Results == 0:
+		g.logger.Info("search found nothing", zap.String("identity", requestIdentity(req)), zap.String("query", query))
+		g.misses.add(query, false)
+	case rec.Weak:
+		g.logger.Info("search found only weak matches", zap.String("identity", requestIdentity(req)), zap.String("query", query), zap.String("best", resp.Results[0].Name))
+		g.misses.add(query, true)
+	}
+	if o := g.current().observer; o != nil {
+		o.Searched(rec)
+	}
+}
