@@ -17,7 +17,11 @@ type recordingObserver struct {
 	searches []SearchRecord
 }
 
-func (o *recordingObserver) ToolCalled(c CallRecord) { o.mu.Lock(); o.calls = append(o.calls, c); o.mu.Unlock() }
+func (o *recordingObserver) ToolCalled(c CallRecord) {
+	o.mu.Lock()
+	o.calls = append(o.calls, c)
+	o.mu.Unlock()
+}
 func (o *recordingObserver) Searched(s SearchRecord) {
 	o.mu.Lock()
 	o.searches = append(o.searches, s)
