@@ -38,6 +38,7 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 //		max_request_body <size>
 //		max_result_size <size>|off
 //		max_sessions <n>|off
+//		log_values
 //		allowed_hosts <host...>
 //		allowed_origins <origin...>
 //		description_check flag|strip|off
@@ -128,6 +129,11 @@ func (h *Handler) unmarshal(d *caddyfile.Dispenser, helper *httpcaddyfile.Helper
 				return d.Errf("max_result_size must be a size of at least 1KB like 1MB, or off; got %q", size)
 			}
 			h.MaxResultSize = int64(n)
+		case "log_values":
+			if d.NextArg() {
+				return d.ArgErr()
+			}
+			h.LogValues = true
 		case "max_sessions":
 			var v string
 			if err := singleArg(d, &v); err != nil {
@@ -210,7 +216,7 @@ func (h *Handler) unmarshal(d *caddyfile.Dispenser, helper *httpcaddyfile.Helper
 				return fmt.Errorf("%v, at %s:%d", err, file, line)
 			}
 		default:
-			return d.Errf("unknown mcp_gateway option %q; options are name, mode, pin, instructions, session_timeout, stateless, max_request_body, max_result_size, max_sessions, allowed_hosts, allowed_origins, access, description_check and upstream", d.Val())
+			return d.Errf("unknown mcp_gateway option %q; options are name, mode, pin, instructions, session_timeout, stateless, max_request_body, max_result_size, max_sessions, log_values, allowed_hosts, allowed_origins, access, description_check and upstream", d.Val())
 		}
 	}
 	if len(h.Pin) > 0 && h.EffectiveMode() != gateway.ModeHybrid {

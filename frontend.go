@@ -139,3 +139,16 @@ func (h *Handler) detach() {
 		prev.useHTTP(f)
 	}
 }
+
+// liveFrontends are the gateways this process runs, in no particular
+// order.
+func liveFrontends() []*frontend {
+	var out []*frontend
+	frontends.Range(func(_, value any) bool {
+		if f, ok := value.(*frontend); ok {
+			out = append(out, f)
+		}
+		return true
+	})
+	return out
+}

@@ -75,6 +75,11 @@ type Handler struct {
 	// Default 4 MiB.
 	MaxRequestBody int64 `json:"max_request_body,omitempty"`
 
+	// LogValues adds tool calls' argument and result values (bounded) to
+	// the one log line each call gets. Off by default: the line says who
+	// called which tool, how long it took and how it ended.
+	LogValues bool `json:"log_values,omitempty"`
+
 	// MaxSessions bounds the client sessions open at once; a client that
 	// would open one more gets HTTP 503 with a JSON-RPC error saying so.
 	// Zero means DefaultMaxSessions; negative, no limit.
@@ -162,7 +167,11 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		h.poolKeys = append(h.poolKeys, key)
 		ups[i] = val.(*gateway.Upstream)
 	}
-	opts := gateway.Options{Logger: h.logger, SDKLogger: h.sdkLogger, Stateless: h.Stateless, Access: h.accessRules()}
+	if err := registerMetrics(ctx); err != nil {
+		return fmt.Errorf("registering metrics: %v", err)
+	}
+	opts := gateway.Options{Logger: h.logger, SDKLogger: h.sdkLogger, Stateless: h.Stateless, Access: h.accessRules(),
+		Observer: metricsObserver{gateway: h.name()}, LogValues: h.LogValues}
 	if err := h.attach(ctx, cfg, ups, opts); err != nil {
 		return err
 	}
@@ -281,6 +290,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, _ caddyhttp.
 		w = &sessionRecorder{ResponseWriter: w, bind: func(id string) { h.gw.BindSession(id, who) }}
 	}
 	r.Header.Del(gateway.UpstreamHeadersHeader) // only the gateway sets it
+	r.Header.Set(gateway.IdentityHeader, who)
 	if err := h.resolveRequestHeaders(r); err != nil {
 		return caddyhttp.Error(http.StatusInternalServerError, err)
 	}

@@ -113,7 +113,9 @@ func (v *view) discoverTools(ctx context.Context, req *mcp.CallToolRequest) (*mc
 		return jsonResult(regexTools(c, queryText, q, scope)), nil
 	case q.Text != "":
 		resp := searchTools(c, queryText, q, scope)
-		v.g.observeSearch(req, queryText, resp)
+		if !v.operator {
+			v.g.observeSearch(req, queryText, resp)
+		}
 		return jsonResult(resp), nil
 	case domain != nil:
 		return jsonResult(listDomain(domain, groupName, q)), nil

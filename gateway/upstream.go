@@ -130,6 +130,9 @@ type Upstream struct {
 	notesDone atomic.Int64
 
 	inflight atomic.Int64 // requests running on the session, for Close
+
+	connects    atomic.Int64 // sessions that became ready
+	latencyEWMA atomic.Int64 // recent call latency, ns, exponentially weighted
 	// slots holds a token per call in flight when the connection has a
 	// MaxConcurrentCalls; nil means no limit.
 	slots chan struct{}
@@ -419,6 +422,7 @@ func (u *Upstream) serveOnce() (connected bool, err error) {
 			s.Server, s.Instructions, s.Capabilities = init.ServerInfo, init.Instructions, init.Capabilities
 		}
 	})
+	u.connects.Add(1)
 	u.markStarted()
 	if u.opts.Discovery {
 		u.logger.Info("upstream ready", zap.Int("tools", len(lists.Tools)), zap.Int("resources", len(lists.Resources)), zap.Int("prompts", len(lists.Prompts)))

@@ -94,7 +94,11 @@ func (u *Upstream) withSession(ctx context.Context, f func(context.Context, *mcp
 	}
 	defer release()
 	for attempt := 1; ; attempt++ {
+		began := time.Now()
 		err := f(callCtx, session)
+		if err == nil {
+			u.recordLatency(time.Since(began))
+		}
 		timedOut := errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil
 		u.recordCall(session, err, timedOut)
 		if err == nil || !isTransportFailure(err) {

@@ -20,10 +20,11 @@ import (
 // server takes over new sessions and the old one goes on serving its own,
 // with the same, current, catalog.
 type view struct {
-	g       *Gateway
-	rule    atomic.Pointer[AccessRule]
-	catalog atomic.Pointer[Catalog]
-	exposed exposure // what the catalog exposes directly, and the routes back
+	g        *Gateway
+	operator bool // an operator's look at the whole catalog (see Gateway.Discover)
+	rule     atomic.Pointer[AccessRule]
+	catalog  atomic.Pointer[Catalog]
+	exposed  exposure // what the catalog exposes directly, and the routes back
 
 	mu      sync.Mutex
 	servers []*viewServer // the last one gets new sessions

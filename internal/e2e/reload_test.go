@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -118,17 +116,8 @@ func TestReloadUnderLoad(t *testing.T) {
 
 	time.Sleep(time.Second)
 	before := calls.Load()
-	newConfig := filepath.Join(caddy.Dir, "Caddyfile.after")
-	after := strings.NewReplacer("{ADMIN_PORT}", fmt.Sprint(caddy.AdminPort), "{HTTP_PORT}", fmt.Sprint(caddy.HTTPPort), "{NODE_DIR}", testenv.NodeDir(t)).
-		Replace(reloadCaddyfile(false, everythingURL, memFile, goneFile))
-	if err := os.WriteFile(newConfig, []byte(after), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	start := time.Now()
-	out, err := testenv.RunCaddy(t, caddy.Dir, "reload", "--config", newConfig, "--adapter", "caddyfile", "--address", fmt.Sprintf("127.0.0.1:%d", caddy.AdminPort))
-	if err != nil {
-		t.Fatalf("caddy reload: %v\n%s", err, out)
-	}
+	caddy.Reload(t, reloadCaddyfile(false, everythingURL, memFile, goneFile))
 	t.Logf("caddy reload took %s", time.Since(start).Round(time.Millisecond))
 	time.Sleep(2 * time.Second)
 	close(stop)

@@ -199,6 +199,33 @@ func StartCaddy(t testing.TB, caddyfile string) *CaddyInstance {
 	return c
 }
 
+// Reload gives this Caddy a new config with `caddy reload`; caddyfile's
+// placeholders are replaced as StartCaddy replaces them.
+func (c *CaddyInstance) Reload(t testing.TB, caddyfile string) {
+	t.Helper()
+	caddyfile = strings.NewReplacer("{HTTP_PORT}", fmt.Sprint(c.HTTPPort), "{ADMIN_PORT}", fmt.Sprint(c.AdminPort)).Replace(caddyfile)
+	if strings.Contains(caddyfile, "{NODE_DIR}") {
+		caddyfile = strings.ReplaceAll(caddyfile, "{NODE_DIR}", NodeDir(t))
+	}
+	path := filepath.Join(c.Dir, "Caddyfile.reloaded")
+	if err := os.WriteFile(path, []byte(caddyfile), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := RunCaddy(t, c.Dir, "reload", "--config", path, "--adapter", "caddyfile", "--address", fmt.Sprintf("127.0.0.1:%d", c.AdminPort)); err != nil {
+		t.Fatalf("caddy reload: %v\n%s", err, out)
+	}
+}
+
+// Caddyfile is the config this Caddy was started with.
+func (c *CaddyInstance) Caddyfile(t testing.TB) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(c.Dir, "Caddyfile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
 // URL is the gateway's address on this Caddy, for a path.
 func (c *CaddyInstance) URL(path string) string {
 	return fmt.Sprintf("http://127.0.0.1:%d%s", c.HTTPPort, path)

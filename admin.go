@@ -1,0 +1,176 @@
+package mcpgateway
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/caddy-mcp/mcp-gateway/gateway"
+	"github.com/caddyserver/caddy/v2"
+)
+
+func init() {
+	caddy.RegisterModule(adminAPI{})
+}
+
+// adminAPI is the gateway's part of Caddy's admin endpoint, under
+// /mcp_gateway/:
+//
+//	GET  /mcp_gateway/                    every gateway: upstreams' status, sessions, catalog size
+//	GET  /mcp_gateway/catalog?gateway=N   the catalog by domain and group
+//	GET  /mcp_gateway/search?gateway=N&q=Q[&domain=D&group=G]
+//	                                      discover_tools as the model gets it, over the whole catalog
+//	GET  /mcp_gateway/misses?gateway=N    recent searches that found nothing or only weak matches
+//	POST /mcp_gateway/refresh?gateway=N   re-read every upstream's lists; reconnect down ones now
+//
+// The operator page (HTML) is served on a site route instead, by
+// mcp_gateway_ui: Caddy's admin endpoint refuses browser navigation.
+// gateway may be left out when the process runs one gateway.
+type adminAPI struct{}
+
+// CaddyModule returns the Caddy module information.
+func (adminAPI) CaddyModule() caddy.ModuleInfo {
+	return caddy.ModuleInfo{ID: "admin.api.mcp_gateway", New: func() caddy.Module { return new(adminAPI) }}
+}
+
+// Routes implements caddy.AdminRouter.
+func (a adminAPI) Routes() []caddy.AdminRoute {
+	return []caddy.AdminRoute{
+		{Pattern: "/mcp_gateway/", Handler: caddy.AdminHandlerFunc(a.serve)},
+	}
+}
+
+func (a adminAPI) serve(w http.ResponseWriter, r *http.Request) error {
+	path := strings.TrimPrefix(r.URL.Path, "/mcp_gateway/")
+	method := http.MethodGet
+	if path == "refresh" {
+		method = http.MethodPost
+	}
+	if r.Method != method {
+		return caddy.APIError{HTTPStatus: http.StatusMethodNotAllowed, Err: fmt.Errorf("%s /mcp_gateway/%s: use %s", r.Method, path, method)}
+	}
+	if path == "" {
+		return writeJSON(w, gatewayReports())
+	}
+	f, err := chosenGateway(r.URL.Query().Get("gateway"))
+	if err != nil {
+		return err
+	}
+	switch path {
+	case "catalog":
+		return writeJSON(w, catalogReport(f.gw.Catalog()))
+	case "search":
+		text, _ := f.gw.Discover(r.Context(), discoverArgs(r))
+		w.Header().Set("Content-Type", "application/json")
+		_, err := w.Write([]byte(text))
+		return err
+	case "misses":
+		return writeJSON(w, f.gw.SearchMisses())
+	case "refresh":
+		f.gw.Refresh()
+		return writeJSON(w, map[string]any{"refreshing": f.name})
+	}
+	return caddy.APIError{HTTPStatus: http.StatusNotFound, Err: fmt.Errorf("no /mcp_gateway/%s; see /mcp_gateway/ for the gateways, and catalog, search, misses, refresh", path)}
+}
+
+// discoverArgs are discover_tools arguments from a request's query.
+func discoverArgs(r *http.Request) map[string]any {
+	args := map[string]any{}
+	for param, arg := range map[string]string{"q": "query", "domain": "domain", "group": "group"} {
+		if v := r.URL.Query().Get(param); v != "" {
+			args[arg] = v
+		}
+	}
+	return args
+}
+
+// chosenGateway is the gateway named, or the only one.
+func chosenGateway(name string) (*frontend, error) {
+	all := liveFrontends()
+	slices.SortFunc(all, func(a, b *frontend) int { return strings.Compare(a.name, b.name) })
+	if name == "" && len(all) == 1 {
+		return all[0], nil
+	}
+	var names []string
+	for _, f := range all {
+		if f.name == name {
+			return f, nil
+		}
+		names = append(names, f.name)
+	}
+	if name == "" {
+		return nil, caddy.APIError{HTTPStatus: http.StatusBadRequest, Err: fmt.Errorf("this process runs several gateways; name one with ?gateway= (%s)", strings.Join(names, ", "))}
+	}
+	return nil, caddy.APIError{HTTPStatus: http.StatusNotFound, Err: fmt.Errorf("no gateway named %q; the gateways are: %s", name, strings.Join(names, ", "))}
+}
+
+// gatewayReport is what GET /mcp_gateway/ says of one gateway.
+type gatewayReport struct {
+	Name      string                   `json:"name"`
+	Sessions  int                      `json:"client_sessions"`
+	Domains   int                      `json:"domains"`
+	Tools     int                      `json:"tools"`
+	Upstreams []gateway.UpstreamReport `json:"upstreams"`
+	Misses    int                      `json:"search_misses"`
+}
+
+func gatewayReports() []gatewayReport {
+	all := liveFrontends()
+	slices.SortFunc(all, func(a, b *frontend) int { return strings.Compare(a.name, b.name) })
+	out := make([]gatewayReport, 0, len(all))
+	for _, f := range all {
+		r := gatewayReport{Name: f.name, Sessions: f.gw.SessionCount(), Upstreams: f.gw.Upstreams(), Misses: len(f.gw.SearchMisses())}
+		if c := f.gw.Catalog(); c != nil {
+			r.Domains, r.Tools = len(c.Domains), len(c.Tools)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// catalogDomain and catalogTool are the catalog as GET /mcp_gateway/catalog
+// shows it.
+type catalogDomain struct {
+	Name        string        `json:"name"`
+	Description string        `json:"description,omitempty"`
+	State       string        `json:"state"`
+	Groups      []string      `json:"groups,omitempty"`
+	Tools       []catalogTool `json:"tools"`
+}
+
+type catalogTool struct {
+	Name        string `json:"name"`
+	Group       string `json:"group,omitempty"`
+	Description string `json:"description"`
+}
+
+func catalogReport(c *gateway.Catalog) []catalogDomain {
+	if c == nil {
+		return []catalogDomain{}
+	}
+	out := make([]catalogDomain, 0, len(c.Domains))
+	for _, d := range c.Domains {
+		cd := catalogDomain{Name: d.Name, Description: d.Summary, State: d.State.String(), Groups: d.Groups, Tools: make([]catalogTool, 0, len(d.Tools))}
+		for _, t := range d.Tools {
+			cd.Tools = append(cd.Tools, catalogTool{Name: t.Name, Group: t.Group, Description: t.Summary})
+		}
+		out = append(out, cd)
+	}
+	return out
+}
+
+func writeJSON(w http.ResponseWriter, v any) error {
+	w.Header().Set("Content-Type", "application/json")
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return caddy.APIError{HTTPStatus: http.StatusInternalServerError, Err: errors.New("encoding the answer failed")}
+	}
+	return nil
+}
+
+// Interface guards.
+var _ caddy.AdminRouter = adminAPI{}

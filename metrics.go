@@ -1,0 +1,129 @@
+package mcpgateway
+
+import (
+	"errors"
+	"sync"
+
+	"github.com/caddy-mcp/mcp-gateway/gateway"
+	"github.com/caddyserver/caddy/v2"
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// The gateway's Prometheus metrics live in Caddy's metrics registry, so
+// they appear wherever Caddy's own do (the admin endpoint's /metrics, the
+// `metrics` handler). The collectors are made once per process and
+// registered in each config's registry, so counters carry across reloads
+// as Caddy's own do.
+//
+//	caddy_mcp_gateway_tool_calls_total{gateway,domain,tool,outcome}
+//	caddy_mcp_gateway_tool_call_duration_seconds{gateway,domain}
+//	caddy_mcp_gateway_searches_total{gateway,result}       result: found, weak, none
+//	caddy_mcp_gateway_upstream_up{gateway,upstream}        1 ready, 0 otherwise
+//	caddy_mcp_gateway_upstream_reconnects_total{gateway,upstream}
+//	caddy_mcp_gateway_catalog_tools{gateway,domain}
+//	caddy_mcp_gateway_client_sessions{gateway}
+var metrics = struct {
+	once         sync.Once
+	calls        *prometheus.CounterVec
+	callDuration *prometheus.HistogramVec
+	searches     *prometheus.CounterVec
+	state        stateCollector
+}{}
+
+const metricsNamespace, metricsSubsystem = "caddy", "mcp_gateway"
+
+func initMetrics() {
+	metrics.once.Do(func() {
+		metrics.calls = prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: metricsNamespace, Subsystem: metricsSubsystem, Name: "tool_calls_total",
+			Help: "Tool calls (execute_tool and passthrough tools/call) by domain, tool and outcome: ok, tool_error (the tool's own isError), or the gateway's error code. Calls naming no tool the caller may use count with empty domain and tool.",
+		}, []string{"gateway", "domain", "tool", "outcome"})
+		metrics.callDuration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Namespace: metricsNamespace, Subsystem: metricsSubsystem, Name: "tool_call_duration_seconds",
+			Help:    "How long tool calls took, gateway included, by domain.",
+			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60},
+		}, []string{"gateway", "domain"})
+		metrics.searches = prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: metricsNamespace, Subsystem: metricsSubsystem, Name: "searches_total",
+			Help: "Ranked discover_tools searches by result: found, weak (the best result covers under half the query's words) or none.",
+		}, []string{"gateway", "result"})
+	})
+}
+
+// registerMetrics registers the gateway's collectors in the registry of
+// the config being loaded.
+func registerMetrics(ctx caddy.Context) error {
+	initMetrics()
+	registry := ctx.GetMetricsRegistry()
+	if registry == nil {
+		return nil
+	}
+	for _, c := range []prometheus.Collector{metrics.calls, metrics.callDuration, metrics.searches, &metrics.state} {
+		if err := registry.Register(c); err != nil {
+			var already prometheus.AlreadyRegisteredError
+			if !errors.As(err, &already) {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// metricsObserver counts one gateway's calls and searches.
+type metricsObserver struct{ gateway string }
+
+func (o metricsObserver) ToolCalled(c gateway.CallRecord) {
+	metrics.calls.WithLabelValues(o.gateway, c.Domain, c.Tool, c.Outcome).Inc()
+	metrics.callDuration.WithLabelValues(o.gateway, c.Domain).Observe(c.Duration.Seconds())
+}
+
+func (o metricsObserver) Searched(s gateway.SearchRecord) {
+	result := "found"
+	switch {
+	case s.Results == 0:
+		result = "none"
+	case s.Weak:
+		result = "weak"
+	}
+	metrics.searches.WithLabelValues(o.gateway, result).Inc()
+}
+
+// stateCollector reads, at scrape time, the state of every gateway this
+// process runs: upstreams, catalog, client sessions.
+type stateCollector struct{}
+
+var (
+	upstreamUpDesc = prometheus.NewDesc(prometheus.BuildFQName(metricsNamespace, metricsSubsystem, "upstream_up"),
+		"Whether an upstream is ready (1) or not: connecting, unavailable or degraded (0).", []string{"gateway", "upstream"}, nil)
+	reconnectsDesc = prometheus.NewDesc(prometheus.BuildFQName(metricsNamespace, metricsSubsystem, "upstream_reconnects_total"),
+		"Sessions made with an upstream after the first one.", []string{"gateway", "upstream"}, nil)
+	catalogDesc = prometheus.NewDesc(prometheus.BuildFQName(metricsNamespace, metricsSubsystem, "catalog_tools"),
+		"Tools in the catalog, by domain.", []string{"gateway", "domain"}, nil)
+	sessionsDesc = prometheus.NewDesc(prometheus.BuildFQName(metricsNamespace, metricsSubsystem, "client_sessions"),
+		"Client sessions open.", []string{"gateway"}, nil)
+)
+
+func (*stateCollector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{upstreamUpDesc, reconnectsDesc, catalogDesc, sessionsDesc} {
+		ch <- d
+	}
+}
+
+func (*stateCollector) Collect(ch chan<- prometheus.Metric) {
+	for _, f := range liveFrontends() {
+		for _, u := range f.gw.Upstreams() {
+			up := 0.0
+			if u.State == gateway.StateReady.String() {
+				up = 1
+			}
+			ch <- prometheus.MustNewConstMetric(upstreamUpDesc, prometheus.GaugeValue, up, f.name, u.Name)
+			ch <- prometheus.MustNewConstMetric(reconnectsDesc, prometheus.CounterValue, float64(u.Reconnects), f.name, u.Name)
+		}
+		if c := f.gw.Catalog(); c != nil {
+			for _, d := range c.Domains {
+				ch <- prometheus.MustNewConstMetric(catalogDesc, prometheus.GaugeValue, float64(len(d.Tools)), f.name, d.Name)
+			}
+		}
+		ch <- prometheus.MustNewConstMetric(sessionsDesc, prometheus.GaugeValue, float64(f.gw.SessionCount()), f.name)
+	}
+}
