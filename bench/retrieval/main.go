@@ -15,6 +15,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/caddy-mcp/mcp-gateway/internal/retrieval"
 	"log"
 	"os"
 	"path/filepath"
@@ -69,10 +70,10 @@ func run(tasksPath, toolsPath string, verbose bool) error {
 		ours = append(ours, names)
 		plain = append(plain, base.Rank(task.Query, 10))
 	}
-	mo, mb := livemcpbench.Evaluate(tasks, ours), livemcpbench.Evaluate(tasks, plain)
+	mo, mb := retrieval.Evaluate(tasks, ours), retrieval.Evaluate(tasks, plain)
 	sort.Slice(latencies, func(i, j int) bool { return latencies[i] < latencies[j] })
 	fmt.Printf("%d tasks (%s) over %d tools in %d domains\n\n", len(tasks), tasksPath, countTools(servers), len(servers))
-	fmt.Println(livemcpbench.Header())
+	fmt.Println(retrieval.Header())
 	fmt.Println(mb.Row("plain BM25"))
 	fmt.Println(mo.Row("gateway discover_tools"))
 	fmt.Printf("\ndiscover_tools over MCP (streamable HTTP through Caddy): median %s, p90 %s, max %s per search\n",

@@ -9,6 +9,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"github.com/caddy-mcp/mcp-gateway/internal/retrieval"
 	"os"
 	"regexp"
 	"strings"
@@ -36,12 +37,7 @@ type Server struct {
 }
 
 // Task is a labelled request: the tools an annotator used to solve it.
-type Task struct {
-	ID       string   `json:"task_id"`
-	Query    string   `json:"query"`
-	Category string   `json:"category"`
-	Tools    []string `json:"tools"`
-}
+type Task = retrieval.Query
 
 // Servers returns the embedded catalog, or the one in path if not "".
 func Servers(path string) ([]*Server, error) {

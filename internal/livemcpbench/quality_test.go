@@ -2,6 +2,7 @@ package livemcpbench
 
 import (
 	"context"
+	"github.com/caddy-mcp/mcp-gateway/internal/retrieval"
 	"testing"
 )
 
@@ -43,8 +44,8 @@ func TestRetrievalQuality(t *testing.T) {
 			ours = append(ours, names)
 			plain = append(plain, base.Rank(task.Query, 10))
 		}
-		mo, mb := Evaluate(tasks, ours), Evaluate(tasks, plain)
-		t.Logf("%s tasks\n%s\n%s\n%s", set.name, Header(), mb.Row("plain BM25"), mo.Row("gateway discover_tools"))
+		mo, mb := retrieval.Evaluate(tasks, ours), retrieval.Evaluate(tasks, plain)
+		t.Logf("%s tasks\n%s\n%s\n%s", set.name, retrieval.Header(), mb.Row("plain BM25"), mo.Row("gateway discover_tools"))
 		if mo.Hit5 < set.hit5 || mo.Recall5 < set.rec5 || mo.Hit1 < set.hit1 || mo.Hit3 < set.hit3 {
 			t.Errorf("%s: below the floors (Hit@1 %.2f, Hit@3 %.2f, Hit@5 %.2f, Recall@5 %.2f)", set.name, set.hit1, set.hit3, set.hit5, set.rec5)
 		}

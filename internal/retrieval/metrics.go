@@ -1,9 +1,34 @@
-package livemcpbench
+// Package retrieval scores tool search: labelled queries, and the usual
+// retrieval figures of rankings against them.
+package retrieval
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
+	"os"
 )
+
+// Query is a labelled request: the tools that answer it.
+type Query struct {
+	ID       string   `json:"task_id,omitempty"`
+	Query    string   `json:"query"`
+	Category string   `json:"category,omitempty"`
+	Tools    []string `json:"tools"`
+}
+
+// ReadQueries reads a JSON array of labelled queries.
+func ReadQueries(path string) ([]Query, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var qs []Query
+	if err := json.Unmarshal(b, &qs); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return qs, nil
+}
 
 // Metrics are retrieval quality figures averaged over tasks. A ranking is
 // a list of bare tool names, best first; a gold tool is found at the first
@@ -22,7 +47,7 @@ type Metrics struct {
 }
 
 // Evaluate scores rankings[i] against tasks[i].Tools.
-func Evaluate(tasks []Task, rankings [][]string) Metrics {
+func Evaluate(tasks []Query, rankings [][]string) Metrics {
 	var m Metrics
 	for i, task := range tasks {
 		gold := make(map[string]bool)

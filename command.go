@@ -1,0 +1,256 @@
+package mcpgateway
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/caddy-mcp/mcp-gateway/gateway"
+	"github.com/caddy-mcp/mcp-gateway/internal/retrieval"
+	"github.com/caddyserver/caddy/v2"
+	caddycmd "github.com/caddyserver/caddy/v2/cmd"
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+)
+
+func init() {
+	caddycmd.RegisterCommand(caddycmd.Command{
+		Name:  "mcp-gateway",
+		Usage: "domains|search <query>|score <queries.json> [--config <path>] [--adapter <name>] [--gateway <name>]",
+		Short: "Shows an MCP gateway of a config: its domains, a search, search quality",
+		Long: `
+Loads a config (a Caddyfile or JSON, as caddy run does), connects to the
+upstreams of one of its mcp_gateway handlers, and:
+
+  domains               lists the domains: state, tool count, description
+  search <query>        runs discover_tools(query) as a model would, over the
+                        whole catalog (no access policy applies), and prints
+                        the ranked tools
+  score <queries.json>  scores search quality on your own labelled queries: a
+                        JSON array of {"query": "...", "tools": ["domain.tool",
+                        ...]} (bare tool names work too); prints Recall@k,
+                        Hit@k, MRR@10 and nDCG@5, and the queries whose tools
+                        were not in the top 5 (with --verbose)
+
+It does not start any server. --gateway picks the gateway by its name
+when the config has several.`,
+		CobraFunc: func(cmd *cobra.Command) {
+			cmd.Flags().StringP("config", "c", "", "Configuration file (default: ./Caddyfile)")
+			cmd.Flags().StringP("adapter", "a", "", "Name of config adapter to apply")
+			cmd.Flags().StringP("gateway", "g", "", "The gateway's name, when the config has several")
+			cmd.Flags().BoolP("verbose", "v", false, "score: also list the queries that missed")
+			cmd.RunE = caddycmd.WrapCommandFuncForCobra(cmdMCPGateway)
+		},
+	})
+}
+
+func cmdMCPGateway(fl caddycmd.Flags) (int, error) {
+	args := fl.Args()
+	if len(args) == 0 {
+		return caddy.ExitCodeFailedStartup, errors.New("say what to do: domains, search <query> or score <queries.json>")
+	}
+	g, closeGateway, err := offlineGateway(fl.String("config"), fl.String("adapter"), fl.String("gateway"))
+	if err != nil {
+		return caddy.ExitCodeFailedStartup, err
+	}
+	defer closeGateway()
+	switch {
+	case args[0] == "domains" && len(args) == 1:
+		return 0, printDomains(os.Stdout, g)
+	case args[0] == "search" && len(args) >= 2:
+		return 0, printSearch(os.Stdout, g, strings.Join(args[1:], " "))
+	case args[0] == "score" && len(args) == 2:
+		return 0, scoreQueries(os.Stdout, os.Stderr, g, args[1], fl.Bool("verbose"))
+	}
+	return caddy.ExitCodeFailedStartup, fmt.Errorf("unknown use %q: domains, search <query> or score <queries.json>", strings.Join(args, " "))
+}
+
+// offlineGateway loads the config and builds, outside any server, the
+// gateway of its mcp_gateway handler named name (or its only one), with
+// its upstreams connected (their first attempts made).
+func offlineGateway(configFile, adapter, name string) (*gateway.Gateway, func(), error) {
+	cfgJSON, _, _, err := caddycmd.LoadConfig(configFile, adapter)
+	if err != nil {
+		return nil, nil, err
+	}
+	var config any
+	if err := json.Unmarshal(cfgJSON, &config); err != nil {
+		return nil, nil, err
+	}
+	var handlers []*Handler
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			if v["handler"] == "mcp_gateway" {
+				b, _ := json.Marshal(v)
+				h := new(Handler)
+				if json.Unmarshal(b, h) == nil {
+					handlers = append(handlers, h)
+				}
+				return
+			}
+			for _, child := range v {
+				walk(child)
+			}
+		case []any:
+			for _, child := range v {
+				walk(child)
+			}
+		}
+	}
+	walk(config)
+	var names []string
+	var h *Handler
+	for _, candidate := range handlers {
+		names = append(names, candidate.name())
+		if candidate.name() == name || (name == "" && len(handlers) == 1) {
+			h = candidate
+		}
+	}
+	switch {
+	case len(handlers) == 0:
+		return nil, nil, errors.New("the config has no mcp_gateway handler")
+	case h == nil && name == "":
+		return nil, nil, fmt.Errorf("the config has several gateways; pick one with --gateway: %s", strings.Join(names, ", "))
+	case h == nil:
+		return nil, nil, fmt.Errorf("no gateway named %q; the config has %s", name, strings.Join(names, ", "))
+	}
+	if err := h.Config.Validate(); err != nil {
+		return nil, nil, err
+	}
+	repl := caddy.NewReplacer()
+	cfg := h.Config
+	cfg.Upstreams = make([]*gateway.UpstreamConfig, len(h.Upstreams))
+	ups := make([]*gateway.Upstream, len(h.Upstreams))
+	for i, uc := range h.Upstreams {
+		resolved := *uc
+		resolved.Connection = resolveConnection(uc.Connection, repl)
+		cfg.Upstreams[i] = &resolved
+		ups[i] = gateway.NewUpstream(resolved.Connection, gateway.UpstreamOptions{Discovery: true})
+	}
+	closeAll := func() {
+		for _, u := range ups {
+			u.Close()
+		}
+	}
+	g, err := gateway.New(cfg, ups, gateway.Options{})
+	if err != nil {
+		closeAll()
+		return nil, nil, err
+	}
+	select {
+	case <-g.Started():
+	case <-time.After(gateway.DefaultStartupWait):
+	}
+	return g, func() { g.Close(); closeAll() }, nil
+}
+
+func printDomains(w io.Writer, g *gateway.Gateway) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "DOMAIN\tSTATE\tTOOLS\tDESCRIPTION")
+	for _, u := range g.Upstreams() {
+		desc := ""
+		if d := g.Catalog().Domain(u.Name); d != nil {
+			desc = d.Summary
+		}
+		if u.LastError != "" {
+			desc = u.LastError
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", u.Name, u.State, u.Tools, desc)
+	}
+	return tw.Flush()
+}
+
+// discoverAnswer is the part of a discover_tools search answer the command
+// reads.
+type discoverAnswer struct {
+	Results []struct {
+		Name        string `json:"name"`
+		Description string `json:"description"`
+	} `json:"results"`
+	Total int    `json:"total"`
+	Note  string `json:"note"`
+	Error string `json:"error"`
+}
+
+func discover(g *gateway.Gateway, query string) (discoverAnswer, error) {
+	text, isError := g.Discover(context.Background(), map[string]any{"query": query})
+	var a discoverAnswer
+	if err := json.Unmarshal([]byte(text), &a); err != nil {
+		return a, fmt.Errorf("unexpected answer %q: %v", text, err)
+	}
+	if isError {
+		return a, errors.New(a.Error)
+	}
+	return a, nil
+}
+
+func printSearch(w io.Writer, g *gateway.Gateway, query string) error {
+	a, err := discover(g, query)
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for i, r := range a.Results {
+		fmt.Fprintf(tw, "%d\t%s\t%s\n", i+1, r.Name, r.Description)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "%d of %d matching tools.", len(a.Results), a.Total)
+	if a.Note != "" {
+		fmt.Fprintf(w, " %s", a.Note)
+	}
+	fmt.Fprintln(w)
+	return nil
+}
+
+// scoreQueries runs every labelled query of path through the gateway's
+// search and prints the retrieval figures, with a progress bar on progress.
+func scoreQueries(w, progress io.Writer, g *gateway.Gateway, path string, verbose bool) error {
+	tasks, err := retrieval.ReadQueries(path)
+	if err != nil {
+		return fmt.Errorf("reading %s: %v", path, err)
+	}
+	if len(tasks) == 0 {
+		return fmt.Errorf("%s holds no queries", path)
+	}
+	bar := progressbar.NewOptions(len(tasks), progressbar.OptionSetWriter(progress), progressbar.OptionSetDescription("searching"),
+		progressbar.OptionShowCount(), progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(100*time.Millisecond))
+	rankings := make([][]string, len(tasks))
+	var missed []string
+	for i, task := range tasks {
+		a, err := discover(g, task.Query+" limit:10")
+		if err != nil {
+			return fmt.Errorf("query %q: %v", task.Query, err)
+		}
+		qualified := slices.ContainsFunc(task.Tools, func(t string) bool { return strings.Contains(t, ".") })
+		for _, r := range a.Results {
+			name := r.Name
+			if !qualified {
+				_, name, _ = strings.Cut(r.Name, ".")
+			}
+			rankings[i] = append(rankings[i], name)
+		}
+		if m := retrieval.Evaluate(tasks[i:i+1], rankings[i:i+1]); m.Tasks == 1 && m.Hit5 == 0 {
+			missed = append(missed, fmt.Sprintf("  %q wants %s; top 5: %s", task.Query, strings.Join(task.Tools, ", "), strings.Join(rankings[i][:min(5, len(rankings[i]))], ", ")))
+		}
+		_ = bar.Add(1)
+	}
+	_ = bar.Finish()
+	m := retrieval.Evaluate(tasks, rankings)
+	fmt.Fprintln(w, retrieval.Header())
+	fmt.Fprintln(w, m.Row("gateway search"))
+	if verbose && len(missed) > 0 {
+		fmt.Fprintf(w, "\n%d queries without a labelled tool in the top 5:\n%s\n", len(missed), strings.Join(missed, "\n"))
+	}
+	return nil
+}
