@@ -39,6 +39,7 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 //		max_result_size <size>|off
 //		max_sessions <n>|off
 //		log_values
+//		session_id_prefix <text>
 //		allowed_hosts <host...>
 //		allowed_origins <origin...>
 //		description_check flag|strip|off
@@ -129,6 +130,15 @@ func (h *Handler) unmarshal(d *caddyfile.Dispenser, helper *httpcaddyfile.Helper
 				return d.Errf("max_result_size must be a size of at least 1KB like 1MB, or off; got %q", size)
 			}
 			h.MaxResultSize = int64(n)
+		case "session_id_prefix":
+			if err := singleArg(d, &h.SessionIDPrefix); err != nil {
+				return err
+			}
+			if !strings.Contains(h.SessionIDPrefix, "{") {
+				if err := gateway.ValidSessionIDPrefix(h.SessionIDPrefix); err != nil {
+					return d.Err(err.Error())
+				}
+			}
 		case "log_values":
 			if d.NextArg() {
 				return d.ArgErr()
@@ -216,7 +226,7 @@ func (h *Handler) unmarshal(d *caddyfile.Dispenser, helper *httpcaddyfile.Helper
 				return fmt.Errorf("%v, at %s:%d", err, file, line)
 			}
 		default:
-			return d.Errf("unknown mcp_gateway option %q; options are name, mode, pin, instructions, session_timeout, stateless, max_request_body, max_result_size, max_sessions, log_values, allowed_hosts, allowed_origins, access, description_check and upstream", d.Val())
+			return d.Errf("unknown mcp_gateway option %q; options are name, mode, pin, instructions, session_timeout, stateless, max_request_body, max_result_size, max_sessions, log_values, session_id_prefix, allowed_hosts, allowed_origins, access, description_check and upstream", d.Val())
 		}
 	}
 	if len(h.Pin) > 0 && h.EffectiveMode() != gateway.ModeHybrid {

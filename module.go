@@ -75,6 +75,12 @@ type Handler struct {
 	// Default 4 MiB.
 	MaxRequestBody int64 `json:"max_request_body,omitempty"`
 
+	// SessionIDPrefix starts the ID of every client session this gateway
+	// creates, so that a front Caddy can route each session's requests to
+	// the instance that has it (see docs/scaling.md). Placeholders such as
+	// {env.INSTANCE} are resolved. Visible ASCII only.
+	SessionIDPrefix string `json:"session_id_prefix,omitempty"`
+
 	// LogValues adds tool calls' argument and result values (bounded) to
 	// the one log line each call gets. Off by default: the line says who
 	// called which tool, how long it took and how it ended.
@@ -171,7 +177,8 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		return fmt.Errorf("registering metrics: %v", err)
 	}
 	opts := gateway.Options{Logger: h.logger, SDKLogger: h.sdkLogger, Stateless: h.Stateless, Access: h.accessRules(),
-		Observer: metricsObserver{gateway: h.name()}, LogValues: h.LogValues}
+		Observer: metricsObserver{gateway: h.name()}, LogValues: h.LogValues,
+		SessionIDPrefix: repl.ReplaceKnown(h.SessionIDPrefix, "")}
 	if err := h.attach(ctx, cfg, ups, opts); err != nil {
 		return err
 	}

@@ -58,6 +58,8 @@ type setup struct {
 	unsub     []func()
 	observer  Observer
 	logValues bool
+
+	sessionIDPrefix string
 }
 
 // Options are the parts of a gateway that are not config.
@@ -82,6 +84,25 @@ type Options struct {
 	// lines (bounded). Off, only who called what, how long it took and
 	// how it ended are logged.
 	LogValues bool
+	// SessionIDPrefix starts every new client session's ID (then 128
+	// random bits), so that a load balancer in front of several gateway
+	// instances can send a session's requests to the instance that has
+	// it. It must be visible ASCII (see ValidSessionIDPrefix).
+	SessionIDPrefix string
+}
+
+// ValidSessionIDPrefix checks a SessionIDPrefix: MCP session IDs are
+// visible ASCII (0x21 to 0x7E).
+func ValidSessionIDPrefix(p string) error {
+	for _, c := range []byte(p) {
+		if c < 0x21 || c > 0x7e {
+			return fmt.Errorf("session ID prefix %q: only visible ASCII characters, no spaces", p)
+		}
+	}
+	if len(p) > 64 {
+		return fmt.Errorf("session ID prefix %q: at most 64 characters", p)
+	}
+	return nil
 }
 
 // DefaultStartupWait is how long early requests wait for upstreams still
@@ -137,6 +158,9 @@ func (g *Gateway) Update(cfg Config, upstreams []*Upstream, opts Options) error 
 	if err := ValidateAccessRules(opts.Access); err != nil {
 		return fmt.Errorf("access: %v", err)
 	}
+	if err := ValidSessionIDPrefix(opts.SessionIDPrefix); err != nil {
+		return err
+	}
 	g.updateMu.Lock()
 	defer g.updateMu.Unlock()
 	s := &setup{
@@ -145,10 +169,12 @@ func (g *Gateway) Update(cfg Config, upstreams []*Upstream, opts Options) error 
 		rules:     opts.Access,
 		observer:  opts.Observer,
 		logValues: opts.LogValues,
-		upstreams: upstreams,
-		byName:    make(map[string]*UpstreamConfig, len(cfg.Upstreams)),
-		started:   make(chan struct{}),
-		createdAt: time.Now(),
+
+		sessionIDPrefix: opts.SessionIDPrefix,
+		upstreams:       upstreams,
+		byName:          make(map[string]*UpstreamConfig, len(cfg.Upstreams)),
+		started:         make(chan struct{}),
+		createdAt:       time.Now(),
 	}
 	if len(s.rules) == 0 {
 		s.rules = []AccessRule{{}}

@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"context"
+	"crypto/rand"
 	"sync"
 	"sync/atomic"
 
@@ -33,10 +34,11 @@ type view struct {
 // viewServer is one MCP server of a view, with what it was made for and
 // what it has registered.
 type viewServer struct {
-	server       *mcp.Server
-	mode         string
-	instructions string
-	registered   registrations
+	server          *mcp.Server
+	mode            string
+	instructions    string
+	sessionIDPrefix string
+	registered      registrations
 }
 
 func newView(g *Gateway, rule AccessRule) *view {
@@ -50,14 +52,14 @@ func (v *view) setRule(r AccessRule) { v.rule.Store(&r) }
 // ensureServer makes sure the server for new sessions is one made for s:
 // its mode and its instructions.
 func (v *view) ensureServer(s *setup) {
-	mode, instructions := s.cfg.EffectiveMode(), v.instructions(s)
+	mode, instructions, prefix := s.cfg.EffectiveMode(), v.instructions(s), s.sessionIDPrefix
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	if n := len(v.servers); n > 0 && v.servers[n-1].mode == mode && v.servers[n-1].instructions == instructions {
+	if n := len(v.servers); n > 0 && v.servers[n-1].mode == mode && v.servers[n-1].instructions == instructions && v.servers[n-1].sessionIDPrefix == prefix {
 		return
 	}
-	vs := &viewServer{mode: mode, instructions: instructions}
-	vs.server = mcp.NewServer(&mcp.Implementation{Name: "caddy-mcp-gateway", Title: "Caddy MCP Gateway", Version: Version}, v.serverOptions(mode, instructions))
+	vs := &viewServer{mode: mode, instructions: instructions, sessionIDPrefix: prefix}
+	vs.server = mcp.NewServer(&mcp.Implementation{Name: "caddy-mcp-gateway", Title: "Caddy MCP Gateway", Version: Version}, v.serverOptions(mode, instructions, prefix))
 	// Middleware applies right to left: recoverPanics is outermost.
 	vs.server.AddReceivingMiddleware(recoverPanics(v.g.logger), v.g.relayLogLevel)
 	vs.server.AddSendingMiddleware(sendVerbatimSchema)
@@ -131,13 +133,16 @@ func (v *view) instructions(s *setup) string {
 
 // serverOptions are a view server's: in passthrough mode, with the
 // capabilities and handlers of resources, prompts and completions.
-func (v *view) serverOptions(mode, instructions string) *mcp.ServerOptions {
+func (v *view) serverOptions(mode, instructions, sessionIDPrefix string) *mcp.ServerOptions {
 	opts := &mcp.ServerOptions{
 		Instructions: instructions,
 		Logger:       v.g.sdkLogger,
 		InitializedHandler: func(_ context.Context, req *mcp.InitializedRequest) {
 			v.g.sessions.watch(req.Session)
 		},
+	}
+	if sessionIDPrefix != "" {
+		opts.GetSessionID = func() string { return sessionIDPrefix + rand.Text() }
 	}
 	if mode == ModePassthrough {
 		opts.Capabilities = &mcp.ServerCapabilities{
