@@ -66,7 +66,7 @@ func TestReloadUnderLoad(t *testing.T) {
 
 	memPID := waitForProcess(t, "MEMORY_FILE_PATH="+memFile)
 	gonePID := waitForProcess(t, "MEMORY_FILE_PATH="+goneFile)
-	goroutinesBefore := caddyGoroutines(t, caddy.AdminPort)
+	goroutinesBefore := caddyGoroutinesBesidesPools(t, caddy.AdminPort)
 
 	const clients = 6
 	var sessions []*mcp.ClientSession

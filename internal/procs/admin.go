@@ -43,6 +43,42 @@ func Goroutines(adminPort int) (int, error) {
 	return n, nil
 }
 
+// GoroutinesExcept is the number of goroutines in the Caddy process whose
+// stacks hold none of the functions named in except (for instance
+// "net/http.(*persistConn)": the idle keep-alive connections a client
+// pool keeps for a while, by design).
+func GoroutinesExcept(adminPort int, except ...string) (int, error) {
+	body, err := AdminGet(adminPort, "/debug/pprof/goroutine?debug=1")
+	if err != nil {
+		return 0, err
+	}
+	// Records: a line "N @ addr addr ...", then a line "#\taddr\tfunc+off\tfile:line"
+	// per frame.
+	total, count, skip := 0, 0, false
+	flush := func() {
+		if !skip {
+			total += count
+		}
+		count, skip = 0, false
+	}
+	for _, line := range strings.Split(body, "\n") {
+		if n, _, ok := strings.Cut(line, " @ "); ok {
+			if v, err := strconv.Atoi(n); err == nil {
+				flush()
+				count = v
+				continue
+			}
+		}
+		for _, e := range except {
+			if strings.HasPrefix(line, "#") && strings.Contains(line, e) {
+				skip = true
+			}
+		}
+	}
+	flush()
+	return total, nil
+}
+
 // LiveHeap is the Caddy process's live heap, in bytes: the in-use space of
 // its heap profile, which /debug/pprof/heap?gc=1 takes right after a
 // collection (so garbage made since does not count, as it would in
