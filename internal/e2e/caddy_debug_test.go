@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -57,4 +58,12 @@ func settledGoroutines(t *testing.T, adminPort, limit int, within time.Duration)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
+}
+
+// loopbackGateway is a Caddyfile for testenv.StartCaddy: admin endpoint
+// on, and a gateway at /mcp on loopback whose block holds lines (options
+// and upstreams, one per line).
+func loopbackGateway(lines ...string) string {
+	return "{\n\tadmin 127.0.0.1:{ADMIN_PORT}\n\tpersist_config off\n}\n:{HTTP_PORT} {\n\tbind 127.0.0.1\n\tmcp_gateway /mcp {\n\t\t" +
+		strings.Join(lines, "\n\t\t") + "\n\t}\n}\n"
 }

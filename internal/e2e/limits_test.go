@@ -39,19 +39,7 @@ func post(t *testing.T, url, sessionID, body string) (int, string) {
 // sessions it has.
 func TestClientLimitsAndGarbage(t *testing.T) {
 	everythingURL, _ := testenv.StartEverythingServer(t)
-	caddy := testenv.StartCaddy(t, `{
-	admin 127.0.0.1:{ADMIN_PORT}
-	persist_config off
-}
-:{HTTP_PORT} {
-	bind 127.0.0.1
-	mcp_gateway /mcp {
-		max_sessions 2
-		max_request_body 16KB
-		upstream ev `+everythingURL+`
-	}
-}
-`)
+	caddy := testenv.StartCaddy(t, loopbackGateway("max_sessions 2", "max_request_body 16KB", "upstream ev "+everythingURL))
 	url := caddy.URL("/mcp")
 	connect := func() (*mcp.ClientSession, error) {
 		return mcp.NewClient(&mcp.Implementation{Name: "limits"}, nil).Connect(context.Background(),
@@ -124,18 +112,7 @@ func waitUntil(t *testing.T, what string, cond func() bool) {
 // new session works.
 func TestIdleSessionTimeout(t *testing.T) {
 	everythingURL, _ := testenv.StartEverythingServer(t)
-	caddy := testenv.StartCaddy(t, `{
-	admin 127.0.0.1:{ADMIN_PORT}
-	persist_config off
-}
-:{HTTP_PORT} {
-	bind 127.0.0.1
-	mcp_gateway /mcp {
-		session_timeout 1s
-		upstream ev `+everythingURL+`
-	}
-}
-`)
+	caddy := testenv.StartCaddy(t, loopbackGateway("session_timeout 1s", "upstream ev "+everythingURL))
 	url := caddy.URL("/mcp")
 	connect := func() *mcp.ClientSession {
 		cs, err := mcp.NewClient(&mcp.Implementation{Name: "idle"}, nil).Connect(context.Background(),

@@ -18,17 +18,7 @@ import (
 // counted: the pool keeps up to 512 per upstream for 90 s, by design.)
 func TestSoakSessions(t *testing.T) {
 	everythingURL, _ := testenv.StartEverythingServer(t)
-	caddy := testenv.StartCaddy(t, `{
-	admin 127.0.0.1:{ADMIN_PORT}
-	persist_config off
-}
-:{HTTP_PORT} {
-	bind 127.0.0.1
-	mcp_gateway /mcp {
-		upstream ev `+everythingURL+`
-	}
-}
-`)
+	caddy := testenv.StartCaddy(t, loopbackGateway("upstream ev "+everythingURL))
 	transport := &http.Transport{MaxIdleConnsPerHost: 100}
 	httpClient := &http.Client{Transport: transport}
 	open := func() *mcp.ClientSession {
