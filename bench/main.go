@@ -57,7 +57,7 @@ func main() {
 		// Small counts, for the flags not given.
 		set := map[string]bool{}
 		flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
-		for name, value := range map[string]string{"duration": "300ms", "rounds": "1", "concurrency": "1,16", "sessions": "100", "catalog": "1000", "search-queries": "100"} {
+		for name, value := range map[string]string{"duration": "300ms", "rounds": "1", "concurrency": "1,16", "sessions": "300", "catalog": "1000", "search-queries": "100"} {
 			if !set[name] {
 				flag.Set(name, value)
 			}
