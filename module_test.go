@@ -41,17 +41,7 @@ func upstreamServer(t *testing.T) *httptest.Server {
 // HTTP; it returns a connected client.
 func provision(t *testing.T, h *Handler) *mcp.ClientSession {
 	t.Helper()
-	ctx, cancel := caddy.NewContext(caddy.Context{Context: context.Background()})
-	t.Cleanup(cancel)
-	if err := h.Provision(ctx); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { h.Cleanup() })
-	if err := h.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r, nil) }))
-	t.Cleanup(srv.Close)
+	srv := serve(t, h)
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: srv.URL}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -155,7 +145,8 @@ func TestPassthroughNameCollisionIsAConfigError(t *testing.T) {
 	}
 }
 
-// serve provisions h and returns an HTTP server for it (without a client).
+// serve provisions and validates h the way Caddy does, and returns an
+// HTTP server for it (without a client).
 func serve(t *testing.T, h *Handler) *httptest.Server {
 	t.Helper()
 	ctx, cancel := caddy.NewContext(caddy.Context{Context: context.Background()})
@@ -164,6 +155,9 @@ func serve(t *testing.T, h *Handler) *httptest.Server {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { h.Cleanup() })
+	if err := h.Validate(); err != nil {
+		t.Fatal(err)
+	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// Caddy puts a replacer in every request's context.
 		repl := caddy.NewReplacer()
