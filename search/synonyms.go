@@ -1,0 +1,115 @@
+package search
+
+import "strings"
+
+// synonymGroups is a small general thesaurus: words people use in requests
+// and the words tool names and descriptions use for the same action or
+// thing ("save" a file, a tool that "writes" one; a "picture", an
+// "image"). A query word also matches the other words of its groups,
+// discounted by synonymWeight.
+//
+// It holds everyday English for software actions and common objects only:
+// no tool, service, product or task names, nothing drawn from a particular
+// catalog. Add a group only when the words are interchangeable in most
+// requests; a loose association ("save" and "download") costs more
+// precision than it gains in recall.
+var synonymGroups = []string{
+	// actions
+	"save write store persist export",
+	"find search lookup locate seek",
+	"get fetch retrieve obtain",
+	"show display view",
+	"delete remove erase",
+	"create make generate produce",
+	"edit modify update change alter",
+	"read open load",
+	"run execute launch invoke",
+	"stop terminate kill halt",
+	"convert transform",
+	"compare comparison diff difference",
+	"summary summarize summarise overview",
+	"recommend suggest recommendation suggestion",
+	"translate translation",
+	"remember memorize memory recall",
+	"install setup",
+	"buy purchase shop shopping",
+	"plot chart graph diagram visualize visualization",
+	// things
+	"picture image photo photograph pic",
+	"folder directory dir",
+	"spreadsheet workbook excel",
+	"slide slides presentation deck powerpoint",
+	"email mail inbox",
+	"calendar schedule appointment",
+	"meeting event",
+	"money currency cash",
+	"price cost pricing worth",
+	"stock share ticker equity",
+	"company business firm corporation enterprise",
+	"location place address venue",
+	"nearby near around",
+	"note memo",
+	"repo repository",
+	"issue bug ticket",
+	"website site webpage url link",
+	"paper publication preprint",
+	"news headline headlines",
+	"story stories news",
+	"video clip",
+	"song music track",
+	"movie film cinema",
+	"recipe dish meal cook cooking",
+	"restaurant dining eatery",
+	"trending popular hot ranking viral",
+	"cheap deal discount bargain",
+	"product item goods merchandise",
+	"hotel lodging accommodation",
+	"flight airline",
+	"job career vacancy",
+	"car vehicle automobile",
+	"weather forecast",
+	"directions route navigation",
+	"info information details",
+	"statistics stats metrics analytics",
+	"documentation docs manual guide tutorial",
+	"transcript subtitles captions",
+	"crypto cryptocurrency",
+	"code program script source",
+	"database db",
+	"time clock",
+	"team squad lineup roster",
+}
+
+// synonymWeight discounts a match through the thesaurus against the
+// word itself.
+const synonymWeight = 0.5
+
+// synonymsByStem maps a stem to the stems of its synonyms.
+var synonymsByStem = buildSynonyms(synonymGroups)
+
+func buildSynonyms(groups []string) map[string][]string {
+	out := make(map[string][]string)
+	for _, g := range groups {
+		var stems []string
+		for _, w := range strings.Fields(g) {
+			stems = append(stems, stemWord(w))
+		}
+		for _, s := range stems {
+			for _, o := range stems {
+				if o != s && !contains(out[s], o) {
+					out[s] = append(out[s], o)
+				}
+			}
+		}
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
