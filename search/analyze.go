@@ -1,6 +1,8 @@
 package search
 
 import (
+	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/kljensen/snowball/english"
@@ -29,6 +31,33 @@ func terms(text string, stems *stemCache) []string {
 		out = append(out, stems.stem(w))
 	}
 	return out
+}
+
+// brandTerms are the whole words, stemmed, of the two-part camelCase
+// words in text ("YouTube", "GitHub", "iPhone"): Words splits them, as it
+// must for identifiers, but people type them whole ("youtube"), and a part
+// may be a stop word ("you"). Documents' text indexes them beside the
+// parts.
+func brandTerms(text string, stems *stemCache) []string {
+	var out []string
+	for _, tok := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if len(tok) < 4 || len(tok) > 32 || !isASCIILetters(tok) || tok == strings.ToLower(tok) || tok == strings.ToUpper(tok) {
+			continue
+		}
+		if parts := asciiWords(tok); len(parts) == 2 {
+			out = append(out, stems.stem(parts[0]+parts[1]))
+		}
+	}
+	return out
+}
+
+func isASCIILetters(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i] | 0x20; c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
 }
 
 func isIdeographicWord(w string) bool {

@@ -33,6 +33,9 @@ const (
 	fieldDomain
 	fieldDomainDescription
 	fieldGroup
+	// fieldGloss is the English gloss of the Chinese in the title and
+	// description (see englishGloss), derived by the index.
+	fieldGloss
 	numFields
 )
 
@@ -67,6 +70,7 @@ var (
 		fieldDomain:            1,
 		fieldDomainDescription: 1,
 		fieldGroup:             0.3,
+		fieldGloss:             0.6,
 	}
 	fieldLengthNorm = [numFields]float64{
 		fieldName:              0.3,
@@ -76,6 +80,7 @@ var (
 		fieldDomain:            0,
 		fieldDomainDescription: 0.5,
 		fieldGroup:             0,
+		fieldGloss:             0.75,
 	}
 )
 
@@ -101,6 +106,9 @@ const (
 	// typoWeight discounts a word not in the index that matches an
 	// indexed word one typo away.
 	typoWeight = 0.6
+	// glossQueryWeight discounts the words of a Chinese query's English
+	// gloss.
+	glossQueryWeight = 0.5
 	// minFuzzyLen is the shortest query word matched fuzzily.
 	minFuzzyLen = 4
 	// maxExpansions bounds the index words one query word may stand for.
@@ -155,9 +163,25 @@ func NewIndex(docs []Document) *Index {
 	docTerms := make([][numFields][]int32, len(docs))
 	var totalLen [numFields]float64
 	domains := make(map[string]int32)
+	domainGloss := make(map[string]string) // domain description -> with its gloss
 	for i := range docs {
 		for f := range numFields {
-			ts := terms(docs[i].field(f), ix.stems)
+			text := docs[i].field(f)
+			switch f {
+			case fieldGloss:
+				text = englishGloss(docs[i].Title + "\n" + docs[i].Description)
+			case fieldDomainDescription:
+				g, ok := domainGloss[text]
+				if !ok {
+					g = strings.TrimSpace(text + " " + englishGloss(text))
+					domainGloss[text] = g
+				}
+				text = g
+			}
+			ts := terms(text, ix.stems)
+			if f == fieldTitle || f == fieldDescription || f == fieldDomainDescription {
+				ts = append(ts, brandTerms(text, ix.stems)...)
+			}
 			ids := make([]int32, len(ts))
 			for j, t := range ts {
 				ids[j] = ix.termID(t)
@@ -391,7 +415,8 @@ func (ix *Index) Search(req Request) (hits []Hit, total int) {
 		if keep <= 0 {
 			continue
 		}
-		hit := Hit{Doc: int(d), Score: s, Coverage: float64(bits.OnesCount64(sc.mask[d])) / float64(words)}
+		cov := float64(bits.OnesCount64(sc.mask[d])) / float64(words)
+		hit := Hit{Doc: int(d), Score: s, Coverage: cov}
 		if h.Len() < keep {
 			heap.Push(h, hit)
 		} else if better(hit, (*h)[0]) {
@@ -466,17 +491,32 @@ func (ix *Index) parse(text string, required []string) (out []queryTerm, words i
 		}
 	}
 	seen := make(map[string]bool)
-	for _, t := range terms(text, ix.stems) {
+	for _, t := range terms(describeLocators(text), ix.stems) {
 		if seen[t] || len(out) == maxQueryTerms || requestWords[t] {
 			continue
 		}
 		seen[t] = true
 		words++
-		qt := queryTerm{required: req[t], matches: ix.expand(t)}
+		qt := queryTerm{required: req[t], matches: ix.withSynonyms(t, ix.expand(t))}
 		if len(qt.matches) == 0 && !qt.required {
 			continue
 		}
 		out = append(out, qt)
+	}
+	// A query in Chinese also searches by its English gloss, discounted.
+	for _, t := range terms(englishGloss(text), ix.stems) {
+		if seen[t] || len(out) == maxQueryTerms || requestWords[t] {
+			continue
+		}
+		seen[t] = true
+		matches := ix.expand(t)
+		for i := range matches {
+			matches[i].weight *= glossQueryWeight
+		}
+		if len(matches) > 0 {
+			words++
+			out = append(out, queryTerm{matches: matches})
+		}
 	}
 	for t := range req {
 		if !seen[t] {
@@ -550,6 +590,19 @@ func (ix *Index) expand(t string) []termMatch {
 		}
 	}
 	return out
+}
+
+// withSynonyms adds to a query term's matches the indexed synonyms of
+// the term (see synonymGroups), discounted.
+func (ix *Index) withSynonyms(t string, matches []termMatch) []termMatch {
+	for _, s := range synonymsByStem[t] {
+		id, ok := ix.vocab[s]
+		if !ok || slices.ContainsFunc(matches, func(m termMatch) bool { return m.id == id }) {
+			continue
+		}
+		matches = append(matches, termMatch{id: id, weight: synonymWeight})
+	}
+	return matches
 }
 
 // deletions are the strings one deletion away from t (SymSpell): two

