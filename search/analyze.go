@@ -1,8 +1,6 @@
 package search
 
 import (
-	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/kljensen/snowball/english"
@@ -40,24 +38,42 @@ func terms(text string, stems *stemCache) []string {
 // parts.
 func brandTerms(text string, stems *stemCache) []string {
 	var out []string
-	for _, tok := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		if len(tok) < 4 || len(tok) > 32 || !isASCIILetters(tok) || tok == strings.ToLower(tok) || tok == strings.ToUpper(tok) {
+	start := 0
+	for i := 0; i <= len(text); i++ {
+		if i < len(text) && isASCIIAlnum(text[i]) {
 			continue
 		}
-		if parts := asciiWords(tok); len(parts) == 2 {
-			out = append(out, stems.stem(parts[0]+parts[1]))
+		// text[start:i] is a run of ASCII letters and digits.
+		if tok := text[start:i]; len(tok) >= 4 && len(tok) <= 32 && isBrandWord(tok) {
+			if parts := asciiWords(tok); len(parts) == 2 {
+				out = append(out, stems.stem(parts[0]+parts[1]))
+			}
 		}
+		start = i + 1
 	}
 	return out
 }
 
-func isASCIILetters(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i] | 0x20; c < 'a' || c > 'z' {
+// isBrandWord reports whether tok is letters only, with a lower case
+// letter and an upper case one after its first letter ("YouTube",
+// "iPhone", "HTMLParser"): a word camelCase splitting cuts.
+func isBrandWord(tok string) bool {
+	lower, innerUpper := false, false
+	for i := 0; i < len(tok); i++ {
+		switch c := tok[i]; {
+		case 'a' <= c && c <= 'z':
+			lower = true
+		case 'A' <= c && c <= 'Z':
+			innerUpper = innerUpper || i > 0
+		default:
 			return false
 		}
 	}
-	return true
+	return lower && innerUpper
+}
+
+func isASCIIAlnum(c byte) bool {
+	return ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9')
 }
 
 func isIdeographicWord(w string) bool {

@@ -100,3 +100,25 @@ func TestGeneratedCatalogSearch(t *testing.T) {
 		t.Errorf("searching for %q's words found %v", target.Name, hits)
 	}
 }
+
+// BenchmarkGlossaryLoad reports what the first catalog or query with
+// Chinese text pays once: unpacking the glossary, and the heap it keeps.
+//
+//	go test -run '^$' -bench GlossaryLoad -benchtime 5x ./search/
+func BenchmarkGlossaryLoad(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		loadGlossary()
+	}
+	b.StopTimer()
+	var before, after runtime.MemStats
+	glossary.text, glossary.lines = "", nil
+	runtime.GC()
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	loadGlossary()
+	runtime.GC()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/(1<<20), "heap-MiB")
+	b.ReportMetric(float64(len(glossary.lines)), "headwords")
+}

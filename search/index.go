@@ -109,6 +109,7 @@ const (
 	// glossQueryWeight discounts the words of a Chinese query's English
 	// gloss.
 	glossQueryWeight = 0.5
+
 	// minFuzzyLen is the shortest query word matched fuzzily.
 	minFuzzyLen = 4
 	// maxExpansions bounds the index words one query word may stand for.
@@ -597,12 +598,21 @@ func (ix *Index) expand(t string) []termMatch {
 func (ix *Index) withSynonyms(t string, matches []termMatch) []termMatch {
 	for _, s := range synonymsByStem[t] {
 		id, ok := ix.vocab[s]
-		if !ok || slices.ContainsFunc(matches, func(m termMatch) bool { return m.id == id }) {
+		if !ok || ix.commonForSynonym(id) || slices.ContainsFunc(matches, func(m termMatch) bool { return m.id == id }) {
 			continue
 		}
 		matches = append(matches, termMatch{id: id, weight: synonymWeight})
 	}
 	return matches
+}
+
+// commonForSynonym reports whether an index term is too common to be
+// searched as a synonym: held by over an eighth of a large catalog's
+// documents, it barely moves a ranking at half weight, and its long
+// posting list costs time.
+func (ix *Index) commonForSynonym(id int32) bool {
+	df := len(ix.postings[id])
+	return df > 64 && df > ix.n/8
 }
 
 // deletions are the strings one deletion away from t (SymSpell): two

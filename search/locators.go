@@ -55,10 +55,39 @@ func describeLocator(tok string) (string, bool) {
 		return "directory", true
 	case isPath:
 		return "file " + name, true
-	case hasExt && known && base != "":
+	case hasExt && known && base != "" && !isLibraryName(base, ext):
 		return "file " + kind + " " + base, true
+	case hasExt && !strings.ContainsAny(tok, "/\\") && topLevelDomains[strings.ToLower(ext)] && isHostName(tok):
+		return "url " + strings.Join(siteWords(strings.ToLower(tok)), " "), true
 	}
 	return "", false
+}
+
+// isLibraryName reports whether a bare file name is rather the name of a
+// JavaScript library ("Node.js", "Vue.js", "D3.js"): capitalised, where
+// file names rarely are.
+func isLibraryName(base, ext string) bool {
+	return strings.EqualFold(ext, "js") && base[0] >= 'A' && base[0] <= 'Z'
+}
+
+// isHostName reports whether tok looks like a host name: dot-separated
+// labels of letters, digits and hyphens, the one before the top-level
+// domain not all digits.
+func isHostName(tok string) bool {
+	labels := strings.Split(tok, ".")
+	for _, l := range labels {
+		if l == "" || strings.Trim(l, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-") != "" {
+			return false
+		}
+	}
+	return len(labels) > 1 && strings.Trim(labels[len(labels)-2], "0123456789") != ""
+}
+
+// topLevelDomains are the common top-level domains a bare host name
+// ("amazon.com", "bbc.co.uk") is recognised by.
+var topLevelDomains = map[string]bool{
+	"com": true, "org": true, "net": true, "io": true, "dev": true, "app": true, "edu": true, "gov": true,
+	"co": true, "uk": true, "de": true, "fr": true, "jp": true, "cn": true, "in": true, "eu": true, "us": true,
 }
 
 // urlHost returns the host of a token that is a URL with a scheme

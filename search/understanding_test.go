@@ -18,6 +18,10 @@ func TestDescribeLocators(t *testing.T) {
 		"version 2.13.4 of jackson e.g. this":        "version 2.13.4 of jackson e.g. this",
 		"and/or either/or":                           "and/or either/or",
 		"no locators here":                           "no locators here",
+		"prices on amazon.com":                       "prices on amazon.com url amazon",
+		"news from bbc.co.uk.":                       "news from bbc.co.uk. url bbc",
+		"a Node.js server reading app.js":            "a Node.js server reading app.js file javascript code app",
+		"U.S. and 2.13.4 and v1.2.in":                "U.S. and 2.13.4 and v1.2.in",
 		"":                                           "",
 		"/":                                          "/",
 		"\x00\xff/\xfe.md":                           "\x00\xff/\xfe.md file markdown \xfe",
@@ -112,5 +116,14 @@ func TestChineseToolsAreFoundInEnglishAndBack(t *testing.T) {
 		if hits, _ := ix.Search(Request{Text: q, Limit: 3}); len(hits) == 0 || hits[0].Doc != want {
 			t.Errorf("%q: want %s first, got %v", q, docs[want].Name, hits)
 		}
+	}
+}
+
+func TestBrandTerms(t *testing.T) {
+	stems := newStemCache()
+	got := brandTerms("Get a YouTube transcript, an iPhone price, GitHub issues via HTMLParser; not getHTTPResponse, Youtube, NASA, v2Api or 视频YouTube", stems)
+	want := []string{"youtub", "iphon", "github", "htmlparser", "youtub"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("brandTerms = %q, want %q", got, want)
 	}
 }
