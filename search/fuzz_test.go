@@ -16,10 +16,13 @@ func FuzzSearch(f *testing.F) {
 		{Name: "getHTTPResponse", Description: "Fetch a URL; returns the body.", Params: "url The address"},
 		{Name: "café_überweisung", Description: "Überweisung an ein Café senden.", Domain: "bank"},
 		{Name: "", Description: ""},
+		{Name: "get_card_image", Description: "通过卡牌ID获取游戏王卡牌的图片 YouTube", Domain: "ygocdb"},
 	})
 	for _, seed := range []string{
 		"", "search", "+必应 搜索", "select:a,b", "/(a+)+$/", "/[/", "limit:0", "page:99999999999999999999",
 		"\x00\xff\xfe", "ab\u0301c", "🙂🙂 emoji", "+ + +", "domain: group:", "getHTTP", "caf", "uberweisung",
+		"save to /root/a b/c.docx", "https://user@www.x.co.uk:80/p?q=1", "~/", "./.", "a.b.c.d.e", "Node.js", "amazon.com.",
+		"获取卡牌的图片 and 北京天氣", "𪚥𪚥𪚥", "YouTube iPhone HTMLParser", "picture save find",
 	} {
 		f.Add(seed, "x")
 	}

@@ -9,7 +9,8 @@
 // Each entry becomes one line, "headword<TAB>gloss", sorted by headword
 // (simplified and traditional forms both). A gloss keeps what a search
 // needs: the first meaning of a one-character word, the first two of a
-// longer one, each cut to its first short alternative; cross-references,
+// longer one, cut to their first short alternatives (two for the first
+// meaning of a longer word, one otherwise); cross-references,
 // variants, surnames, classifiers, grammatical particles and explanations
 // in parentheses are dropped, and so are headwords that are not all Han
 // characters or are longer than search.maxHanWord.
@@ -41,7 +42,7 @@ var (
 	crossRef      = regexp.MustCompile(`\S*\[[^\]]*\]`)
 	// unhelpful are senses that describe a word's grammar or spelling
 	// rather than its meaning.
-	unhelpful = regexp.MustCompile(`(?i)^(variant of|old variant|archaic variant|unofficial variant|erhua variant|japanese variant|surname|cl:|see |see also|used in|abbr\. for|also written|pr\.)|particle|~|grammatical|measure word|classifier`)
+	unhelpful = regexp.MustCompile(`(?i)^(variant of|old variant|archaic variant|unofficial variant|erhua variant|japanese variant|surname|cl:|see |see also|used in|abbr\. for|also written|pr\.)|also pr\.|particle|~|grammatical|measure word|classifier`)
 )
 
 func main() {
@@ -103,12 +104,16 @@ func gloss(e entry) string {
 	}
 	var kept []string
 	for i, sense := range e.English {
-		if i == 3 || len(kept) == want {
+		if i == 3 || len(kept) >= want {
 			break
 		}
 		sense = crossRef.ReplaceAllString(parenthesised.ReplaceAllString(sense, ""), "")
 		if want == 1 && i > 0 {
 			break
+		}
+		alts := 1
+		if want > 1 && len(kept) == 0 {
+			alts = 2 // "to gain; to get": the second is often the plainer word
 		}
 		for _, alt := range strings.Split(sense, ";") {
 			if head, _, found := strings.Cut(alt, ","); found {
@@ -119,7 +124,9 @@ func gloss(e entry) string {
 				continue
 			}
 			kept = append(kept, alt)
-			break
+			if alts--; alts == 0 {
+				break
+			}
 		}
 	}
 	return strings.Join(kept, " ")
