@@ -137,8 +137,9 @@ func gatewayStatus(t *testing.T, adminPort int) (sessions int, upstreams map[str
 func TestOperations(t *testing.T) {
 	everythingURL, everything := testenv.StartEverythingServer(t)
 	caddy := testenv.StartCaddy(t, operationsCaddyfile(everythingURL, filepath.Join(t.TempDir(), "mem.jsonl")))
+	httpClient := &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "ops"}, nil).Connect(context.Background(),
-		&mcp.StreamableClientTransport{Endpoint: caddy.URL("/mcp")}, nil)
+		&mcp.StreamableClientTransport{Endpoint: caddy.URL("/mcp"), HTTPClient: httpClient}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,6 +257,11 @@ func TestOperations(t *testing.T) {
 
 	// A reload keeps the counters, as Caddy's own metrics keep theirs.
 	caddy.Reload(t, strings.Replace(caddy.Caddyfile(t), "name ops", "name ops\n\t\tmax_sessions 50", 1))
+	// The reload closes the old server's idle keep-alive connections; an
+	// HTTP/1.1 client that writes a POST on one just as it closes gets EOF
+	// (README, Resilience). This client drops them, as one that knows of
+	// the reload would; the session itself carries over.
+	httpClient.CloseIdleConnections()
 	m = scrape(t, caddy.AdminPort)
 	if got := metricValue(m, "caddy_mcp_gateway_tool_calls_total", map[string]string{"gateway": "ops", "domain": "ev", "tool": "test_simple_text", "outcome": "ok"}); got != 3 {
 		t.Errorf("after a reload tool_calls_total{ev ok} = %v, want 3", got)
