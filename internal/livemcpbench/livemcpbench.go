@@ -26,6 +26,9 @@ var tasksDevJSON []byte
 //go:embed data/tasks-short.json
 var tasksShortJSON []byte
 
+//go:embed data/tasks-everyday.json
+var tasksEverydayJSON []byte
+
 // Server is one upstream MCP server of the catalog.
 type Server struct {
 	// Domain is the server key made a valid gateway domain name.
@@ -81,9 +84,14 @@ const (
 	// ShortTasks are short single-tool requests in everyday words, written
 	// for this project (not part of LiveMCPBench).
 	ShortTasks = "short"
+	// EverydayTasks are single-tool requests for 80 tools drawn at random,
+	// written without sight of the search code and avoiding the tools' own
+	// words: a check that what is tuned on the other sets carries over.
+	EverydayTasks = "everyday"
 )
 
-// Tasks returns an embedded task set (DevTasks or ShortTasks), or the
+// Tasks returns an embedded task set (DevTasks, ShortTasks or
+// EverydayTasks), or the
 // tasks in the file at path.
 func Tasks(path string) ([]Task, error) {
 	var data []byte
@@ -92,6 +100,8 @@ func Tasks(path string) ([]Task, error) {
 		data = tasksDevJSON
 	case ShortTasks:
 		data = tasksShortJSON
+	case EverydayTasks:
+		data = tasksEverydayJSON
 	default:
 		var err error
 		if data, err = os.ReadFile(path); err != nil {
