@@ -34,6 +34,15 @@ var synonymGroups = []string{
 	"install setup",
 	"buy purchase shop shopping",
 	"plot chart graph diagram visualize visualization",
+	"analyze analyse analysis examine inspect",
+	"screenshot snapshot capture",
+	"navigate visit browse",
+	"click press tap",
+	"insert append put",
+	"clear reset wipe",
+	"copy duplicate clone",
+	"move rename relocate",
+	"format prettify beautify",
 	// things
 	"picture image photo photograph pic",
 	"folder directory dir",
@@ -78,6 +87,15 @@ var synonymGroups = []string{
 	"database db",
 	"time clock",
 	"team squad lineup roster",
+	"history log",
+	"task todo",
+	"coordinates latitude longitude geocode",
+	"earnings income profit revenue",
+	"leaderboard standings ranking",
+	"latest newest recent",
+	"outdated deprecated obsolete",
+	"alternative replacement substitute",
+	"vulnerability security cve",
 }
 
 // synonymWeight discounts a match through the thesaurus against the
