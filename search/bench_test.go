@@ -15,6 +15,7 @@ import (
 //
 //	go test -run '^$' -bench Build -benchtime 5x ./search/
 //	go test -run '^$' -bench Search -benchtime 2000x ./search/
+//	go test -run '^$' -bench SearchSteps -benchtime 2000x ./search/
 //
 // BenchmarkBuild reports the time to index a catalog and the index's heap
 // per tool; BenchmarkSearch reports query latency percentiles.
@@ -78,6 +79,32 @@ func BenchmarkSearch(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				start := time.Now()
 				ix.Search(Request{Text: queries[i%len(queries)], Limit: DefaultLimit})
+				lat = append(lat, time.Since(start))
+			}
+			b.StopTimer()
+			slices.Sort(lat)
+			b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
+			b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
+		})
+	}
+}
+
+// BenchmarkSearchSteps is BenchmarkSearch for requests of three steps
+// ("a, b, then c" from three generated queries), each ranked on its own
+// as well as whole.
+func BenchmarkSearchSteps(b *testing.B) {
+	for _, n := range benchSizes {
+		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
+			services, docs := generatedDocs(n)
+			ix := NewIndex(docs)
+			queries := gencatalog.Queries(services, 999, 2)
+			lat := make([]time.Duration, 0, b.N)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				j := 3 * (i % (len(queries) / 3))
+				text := queries[j] + ", " + queries[j+1] + ", then " + queries[j+2]
+				start := time.Now()
+				ix.Search(Request{Text: text, Limit: DefaultLimit})
 				lat = append(lat, time.Since(start))
 			}
 			b.StopTimer()

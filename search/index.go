@@ -347,10 +347,20 @@ type activeTerm struct {
 // holds it (after stemming), or, discounted, a longer word it begins, or
 // a word one typo away when it is not itself in the index. The score is
 // BM25F over the fields, plus a bonus for the share of a tool's name the
-// query spells out and one for naming the tool's domain. It returns the
-// hits of the requested page, best first (ties in document order), and
-// how many documents matched in all.
+// query spells out and one for naming the tool's domain. A request of
+// several steps ("read the sheet, plot it, then save the chart") is also
+// ranked step by step, and the rankings merged (see searchSteps). It
+// returns the hits of the requested page, best first (ties in document
+// order), and how many documents matched in all.
 func (ix *Index) Search(req Request) (hits []Hit, total int) {
+	if steps := splitSteps(req.Text); len(steps) > 1 {
+		return ix.searchSteps(req, steps)
+	}
+	return ix.rank(req)
+}
+
+// rank is Search for one ranking of the whole text.
+func (ix *Index) rank(req Request) (hits []Hit, total int) {
 	qterms, words := ix.parse(req.Text, req.Required)
 	if len(qterms) == 0 {
 		return nil, 0

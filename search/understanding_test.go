@@ -127,3 +127,65 @@ func TestBrandTerms(t *testing.T) {
 		t.Errorf("brandTerms = %q, want %q", got, want)
 	}
 }
+
+func TestSplitSteps(t *testing.T) {
+	for in, want := range map[string][]string{
+		"Read the sales sheet, plot it as a bar chart and then save the chart": {"Read the sales sheet", "plot it as a bar chart", "save the chart"},
+		"find flights. Also book a hotel!":                                     {"find flights", "book a hotel!"},
+		"get the weather in Paris":                                             nil,
+		"see https://a.b/c?d=e.f, then summarize it":                           {"see https://a.b/c?d=e.f", "summarize it"},
+		"one two, x, three four":                                               {"one two", "three four"},
+		"a b, c d, e f, g h, i j, k l":                                         {"a b", "c d", "e f", "g h i j k l"},
+		"":                                                                     nil,
+	} {
+		if got := splitSteps(in); strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("splitSteps(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestMultiStepRequestsFindEachStepsTool(t *testing.T) {
+	docs := []Document{
+		{Name: "excel_read_sheet", Description: "Read data from an Excel worksheet."},
+		{Name: "generate_bar_chart", Description: "Generate a bar chart from data."},
+		{Name: "write_file", Description: "Write content to a file."},
+		{Name: "generate_line_chart", Description: "Generate a line chart from data."},
+		{Name: "generate_pie_chart", Description: "Generate a pie chart from data."},
+		{Name: "generate_area_chart", Description: "Generate an area chart from data."},
+		{Name: "excel_write_sheet", Description: "Write data to an Excel worksheet."},
+		{Name: "excel_format_sheet", Description: "Format the cells of an Excel worksheet, chart styles."},
+	}
+	ix := NewIndex(docs)
+	q := "Read the sales data from /data/sales.xlsx, plot it as a bar chart by month, then save the chart to a file"
+	hits, total := ix.Search(Request{Text: q, Limit: 3})
+	got := map[string]bool{}
+	for _, h := range hits {
+		got[docs[h.Doc].Name] = true
+	}
+	for _, want := range []string{"excel_read_sheet", "generate_bar_chart", "write_file"} {
+		if !got[want] {
+			t.Errorf("top 3 of a three-step request lack %s: %v", want, hits)
+		}
+	}
+	whole, wholeTotal := ix.rank(Request{Text: q, Limit: 1})
+	if total != wholeTotal || hits[0].Doc != whole[0].Doc {
+		t.Errorf("steps changed the total (%d, want %d) or the best hit (%d, want %d)", total, wholeTotal, hits[0].Doc, whole[0].Doc)
+	}
+	// Pages of the merged ranking are consecutive slices of one order.
+	all, _ := ix.Search(Request{Text: q, Limit: len(docs)})
+	var paged []Hit
+	for off := 0; off < len(docs); off += 3 {
+		page, _ := ix.Search(Request{Text: q, Offset: off, Limit: 3})
+		paged = append(paged, page...)
+	}
+	seen := map[int]bool{}
+	for i, h := range paged {
+		if seen[h.Doc] || i >= len(all) || all[i].Doc != h.Doc {
+			t.Fatalf("paging the merged ranking: pages %v, one page %v", paged, all)
+		}
+		seen[h.Doc] = true
+	}
+	if len(paged) != total {
+		t.Errorf("%d hits over all pages, total %d", len(paged), total)
+	}
+}

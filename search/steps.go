@@ -1,0 +1,114 @@
+package search
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// Multi-step requests. A request like "read the sales sheet, plot it as a
+// bar chart and save the chart to /tmp/sales.png" wants a tool for each
+// step, but ranked as one text the step with the rarest words takes the
+// first places. Ranking each step on its own as well, and merging the
+// rankings, lets every step's best tool into the first results.
+
+const (
+	// maxSteps bounds the steps ranked on their own (each costs a search).
+	maxSteps = 4
+	// stepFusionDepth is how many hits of each ranking the merge reads;
+	// past it the whole text's ranking goes on alone.
+	stepFusionDepth = 20
+	// stepRankOffset is reciprocal rank fusion's k: a hit at rank r of a
+	// ranking scores 1/(stepRankOffset+r). Small, so that a step's first
+	// hit counts for much more than its tenth.
+	stepRankOffset = 3
+)
+
+// stepSeparators end a step: sentence and clause punctuation followed by a
+// space, and the words that chain steps ("..., then ...", "... and also
+// ...").
+var stepSeparators = regexp.MustCompile(`(?i)(?:[,;.!?]+\s+|\s+)(?:and then|then|and also|also|after that|afterwards|finally)\s+|[,;.!?]+\s+`)
+
+// splitSteps cuts a request into its steps: the parts between separators
+// that hold at least two words, at most maxSteps of them (later parts join
+// the last). Fewer than two steps means a one-step request.
+func splitSteps(text string) []string {
+	if len(text) < 16 {
+		return nil
+	}
+	var steps []string
+	for _, part := range stepSeparators.Split(text, -1) {
+		if len(strings.Fields(part)) < 2 {
+			continue
+		}
+		if len(steps) == maxSteps {
+			steps[maxSteps-1] += " " + part
+			continue
+		}
+		steps = append(steps, part)
+	}
+	if len(steps) < 2 {
+		return nil
+	}
+	return steps
+}
+
+// searchSteps ranks the whole text and each step, and merges the rankings
+// by reciprocal rank fusion, each counted alike. The whole text's best hit
+// stays first: it is what the request is most about. Past stepFusionDepth the whole text's ranking continues.
+// Every hit matches the whole text too (a step's words are among its
+// words), so total is the whole text's.
+func (ix *Index) searchSteps(req Request, steps []string) ([]Hit, int) {
+	want := req.Offset + req.Limit
+	whole, total := ix.rank(Request{Text: req.Text, Required: req.Required, Allow: req.Allow, Limit: want + stepFusionDepth})
+	if len(whole) == 0 {
+		return nil, total
+	}
+	fused := make(map[int]float64)
+	hitOf := make(map[int]Hit)
+	for r, h := range whole[:min(len(whole), stepFusionDepth)] {
+		fused[h.Doc] += 1 / float64(stepRankOffset+r+1)
+		hitOf[h.Doc] = h
+	}
+	for _, step := range steps {
+		hits, _ := ix.rank(Request{Text: step, Required: req.Required, Allow: req.Allow, Limit: stepFusionDepth})
+		for r, h := range hits {
+			fused[h.Doc] += 1 / float64(stepRankOffset+r+1)
+			if _, ok := hitOf[h.Doc]; !ok {
+				hitOf[h.Doc] = h
+			}
+		}
+	}
+	head := make([]Hit, 0, len(fused))
+	for doc := range fused {
+		if doc != whole[0].Doc {
+			head = append(head, hitOf[doc])
+		}
+	}
+	slices.SortFunc(head, func(a, b Hit) int {
+		if fa, fb := fused[a.Doc], fused[b.Doc]; fa != fb {
+			if fa > fb {
+				return -1
+			}
+			return 1
+		}
+		return a.Doc - b.Doc
+	})
+	merged := append([]Hit{whole[0]}, head[:min(len(head), stepFusionDepth-1)]...)
+	placed := make(map[int]bool, len(merged))
+	for _, h := range merged {
+		placed[h.Doc] = true
+	}
+	for _, h := range whole {
+		if len(merged) >= want {
+			break
+		}
+		if !placed[h.Doc] {
+			merged = append(merged, h)
+		}
+	}
+	if req.Offset >= len(merged) {
+		return nil, total
+	}
+	return merged[req.Offset:min(len(merged), want)], total
+}
