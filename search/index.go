@@ -109,6 +109,9 @@ const (
 	// glossQueryWeight discounts the words of a Chinese query's English
 	// gloss.
 	glossQueryWeight = 0.5
+	// locatorWeight discounts the words a query's paths and URLs imply
+	// (see locatorWords).
+	locatorWeight = 1.0
 
 	// minFuzzyLen is the shortest query word matched fuzzily.
 	minFuzzyLen = 4
@@ -502,7 +505,7 @@ func (ix *Index) parse(text string, required []string) (out []queryTerm, words i
 		}
 	}
 	seen := make(map[string]bool)
-	for _, t := range terms(describeLocators(text), ix.stems) {
+	for _, t := range terms(text, ix.stems) {
 		if seen[t] || len(out) == maxQueryTerms || requestWords[t] {
 			continue
 		}
@@ -514,19 +517,25 @@ func (ix *Index) parse(text string, required []string) (out []queryTerm, words i
 		}
 		out = append(out, qt)
 	}
-	// A query in Chinese also searches by its English gloss, discounted.
-	for _, t := range terms(englishGloss(text), ix.stems) {
-		if seen[t] || len(out) == maxQueryTerms || requestWords[t] {
-			continue
-		}
-		seen[t] = true
-		matches := ix.expand(t)
-		for i := range matches {
-			matches[i].weight *= glossQueryWeight
-		}
-		if len(matches) > 0 {
-			words++
-			out = append(out, queryTerm{matches: matches})
+	// Words the query implies, discounted: what its paths and URLs point
+	// at, and the English gloss of its Chinese.
+	for _, derived := range []struct {
+		text   string
+		weight float64
+	}{{locatorWords(text), locatorWeight}, {englishGloss(text), glossQueryWeight}} {
+		for _, t := range terms(derived.text, ix.stems) {
+			if seen[t] || len(out) == maxQueryTerms || requestWords[t] {
+				continue
+			}
+			seen[t] = true
+			matches := ix.expand(t)
+			for i := range matches {
+				matches[i].weight *= derived.weight
+			}
+			if len(matches) > 0 {
+				words++
+				out = append(out, queryTerm{matches: matches})
+			}
 		}
 	}
 	for t := range req {

@@ -4,29 +4,23 @@ import (
 	"strings"
 )
 
-// describeLocators rewrites the file paths and URLs of a query as the words
-// tool descriptions use for them. A path's directories and a URL's scheme,
-// path and query string say where something is, not what to do with it;
-// they only add noise ("/root/word/exchange.docx" would match an exchange
-// rate tool). What a locator does say is what kind of thing the request is
-// about: a path is a file of some format ("file word document exchange"),
-// a URL is a web address on some site ("url youtube").
-func describeLocators(text string) string {
+// locatorWords describes the file paths and URLs of a query in the words
+// tool descriptions use for them: a path is a file of some format
+// ("/root/word/exchange.docx" gives "file word document exchange"), a URL
+// a web address on some site ("https://www.youtube.com/watch?v=x" gives
+// "url youtube"). The words of the path or URL itself stay in the query;
+// these are added.
+func locatorWords(text string) string {
 	if !strings.ContainsAny(text, "/\\.") {
-		return text
+		return ""
 	}
-	fields := strings.Fields(text)
-	changed := false
-	for i, tok := range fields {
+	var out []string
+	for _, tok := range strings.Fields(text) {
 		if desc, ok := describeLocator(tok); ok {
-			fields[i] = tok + " " + desc
-			changed = true
+			out = append(out, desc)
 		}
 	}
-	if !changed {
-		return text
-	}
-	return strings.Join(fields, " ")
+	return strings.Join(out, " ")
 }
 
 // describeLocator describes one whitespace-separated token if it is a URL

@@ -5,29 +5,30 @@ import (
 	"testing"
 )
 
-func TestDescribeLocators(t *testing.T) {
+func TestLocatorWords(t *testing.T) {
 	for in, want := range map[string]string{
-		"save it in /root/markdown/bitcoin.md":       "save it in /root/markdown/bitcoin.md file markdown bitcoin",
-		"Read the file /root/word/exchange.docx, ok": "Read the file /root/word/exchange.docx, file word document exchange ok",
-		"open https://www.youtube.com/watch?v=arj7o": "open https://www.youtube.com/watch?v=arj7o url youtube",
-		"see http://user@api.github.com:8080/x":      "see http://user@api.github.com:8080/x url api github",
-		"news on www.bbc.co.uk today":                "news on www.bbc.co.uk url bbc today",
-		"summarize report.pdf":                       "summarize report.pdf file pdf document report",
-		"list ~/projects/":                           "list ~/projects/ directory",
-		"open ./notes/todo":                          "open ./notes/todo file todo",
-		"version 2.13.4 of jackson e.g. this":        "version 2.13.4 of jackson e.g. this",
-		"and/or either/or":                           "and/or either/or",
-		"no locators here":                           "no locators here",
-		"prices on amazon.com":                       "prices on amazon.com url amazon",
-		"news from bbc.co.uk.":                       "news from bbc.co.uk. url bbc",
-		"a Node.js server reading app.js":            "a Node.js server reading app.js file javascript code app",
-		"U.S. and 2.13.4 and v1.2.in":                "U.S. and 2.13.4 and v1.2.in",
+		"save it in /root/markdown/bitcoin.md":       "file markdown bitcoin",
+		"Read the file /root/word/exchange.docx, ok": "file word document exchange",
+		"open https://www.youtube.com/watch?v=arj7o": "url youtube",
+		"see http://user@api.github.com:8080/x":      "url api github",
+		"news on www.bbc.co.uk today":                "url bbc",
+		"summarize report.pdf":                       "file pdf document report",
+		"list ~/projects/":                           "directory",
+		"open ./notes/todo":                          "file todo",
+		"prices on amazon.com":                       "url amazon",
+		"news from bbc.co.uk.":                       "url bbc",
+		"a Node.js server reading app.js":            "file javascript code app",
+		"C:\\Users\\me\\q3.xlsx":                     "file excel spreadsheet q3",
+		"U.S. and 2.13.4 and v1.2.in":                "",
+		"version 2.13.4 of jackson e.g. this":        "",
+		"and/or either/or":                           "",
+		"no locators here":                           "",
 		"":                                           "",
-		"/":                                          "/",
-		"\x00\xff/\xfe.md":                           "\x00\xff/\xfe.md file markdown \xfe",
+		"/":                                          "",
+		"\x00\xff/\xfe.md":                           "file markdown \xfe",
 	} {
-		if got := describeLocators(in); got != want {
-			t.Errorf("describeLocators(%q) = %q, want %q", in, got, want)
+		if got := locatorWords(in); got != want {
+			t.Errorf("locatorWords(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
