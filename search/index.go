@@ -109,8 +109,8 @@ const (
 	// glossQueryWeight discounts the words of a Chinese query's English
 	// gloss.
 	glossQueryWeight = 0.5
-	// locatorWeight discounts the words a query's paths and URLs imply
-	// (see locatorWords).
+	// locatorWeight weighs the words a query's paths and URLs imply (see
+	// locatorWords); discounting them lost more than it gained.
 	locatorWeight = 1.0
 
 	// minFuzzyLen is the shortest query word matched fuzzily.
@@ -522,7 +522,7 @@ func (ix *Index) parse(text string, required []string) (out []queryTerm, words i
 	for _, derived := range []struct {
 		text   string
 		weight float64
-	}{{locatorWords(text), locatorWeight}, {englishGloss(text), glossQueryWeight}} {
+	}{{locatorWords(text), locatorWeight}, {idiomWords(text), synonymWeight}, {englishGloss(text), glossQueryWeight}} {
 		for _, t := range terms(derived.text, ix.stems) {
 			if seen[t] || len(out) == maxQueryTerms || requestWords[t] {
 				continue

@@ -98,6 +98,40 @@ var synonymGroups = []string{
 	"vulnerability security cve",
 }
 
+// idioms are phrasal verbs and set phrases of requests, as the word a tool
+// would use for them: "get rid of my note" asks for a tool that deletes
+// notes. A query holding one also matches its words at synonymWeight.
+var idioms = map[string]string{
+	"get rid of": "delete",
+	"look up":    "search",
+	"look for":   "search",
+	"how much":   "price",
+	"how many":   "count",
+	"turn into":  "convert",
+	"take off":   "remove",
+	"set up":     "setup",
+	"sign in":    "login",
+	"log in":     "login",
+	"go to":      "navigate",
+	"find out":   "find",
+	"write down": "note",
+	"sum up":     "summarize",
+}
+
+// idiomWords returns the words of the idioms text holds ("" for none).
+func idiomWords(text string) string {
+	words := Words(text)
+	var out []string
+	for i := range words {
+		for n := 2; n <= 3 && i+n <= len(words); n++ {
+			if w, ok := idioms[strings.Join(words[i:i+n], " ")]; ok {
+				out = append(out, w)
+			}
+		}
+	}
+	return strings.Join(out, " ")
+}
+
 // synonymWeight discounts a match through the thesaurus against the
 // word itself.
 const synonymWeight = 0.5

@@ -190,3 +190,24 @@ func TestMultiStepRequestsFindEachStepsTool(t *testing.T) {
 		t.Errorf("%d hits over all pages, total %d", len(paged), total)
 	}
 }
+
+func TestIdioms(t *testing.T) {
+	for in, want := range map[string]string{
+		"Get rid of my note called grocery ideas":   "delete",
+		"look up the word, then sum up the article": "search summarize",
+		"how much is it and how many are left":      "price count",
+		"a rid of get":                              "",
+		"":                                          "",
+	} {
+		if got := idiomWords(in); got != want {
+			t.Errorf("idiomWords(%q) = %q, want %q", in, got, want)
+		}
+	}
+	docs := []Document{
+		{Name: "delete_note", Description: "Delete a note."},
+		{Name: "get_note", Description: "Get a note by its title."},
+	}
+	if hits, _ := NewIndex(docs).Search(Request{Text: "get rid of my grocery note", Limit: 2}); len(hits) == 0 || hits[0].Doc != 0 {
+		t.Errorf("get rid of a note: %v", hits)
+	}
+}
