@@ -112,7 +112,6 @@ var idioms = map[string]string{
 	"set up":     "setup",
 	"sign in":    "login",
 	"log in":     "login",
-	"go to":      "navigate",
 	"find out":   "find",
 	"write down": "note",
 	"sum up":     "summarize",

@@ -204,10 +204,11 @@ func TestIdioms(t *testing.T) {
 		}
 	}
 	docs := []Document{
+		{Name: "list_notes", Description: "List the notes."},
 		{Name: "delete_note", Description: "Delete a note."},
-		{Name: "get_note", Description: "Get a note by its title."},
+		{Name: "view_note", Description: "Show a note."},
 	}
-	if hits, _ := NewIndex(docs).Search(Request{Text: "get rid of my grocery note", Limit: 2}); len(hits) == 0 || hits[0].Doc != 0 {
+	if hits, _ := NewIndex(docs).Search(Request{Text: "get rid of my grocery note", Limit: 2}); len(hits) == 0 || hits[0].Doc != 1 {
 		t.Errorf("get rid of a note: %v", hits)
 	}
 }
