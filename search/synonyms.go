@@ -110,6 +110,7 @@ var idioms = map[string]string{
 	"turn into":  "convert",
 	"take off":   "remove",
 	"set up":     "setup",
+	"go to":      "navigate",
 	"sign in":    "login",
 	"log in":     "login",
 	"find out":   "find",
