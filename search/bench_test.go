@@ -69,6 +69,22 @@ func indexHeap(docs []Document) uint64 {
 }
 
 func BenchmarkSearch(b *testing.B) {
+	benchSearchLatency(b, func(queries []string, i int) string { return queries[i%len(queries)] })
+}
+
+// BenchmarkSearchSteps is BenchmarkSearch for requests of three steps
+// ("a, b, then c" from three generated queries), each ranked on its own
+// as well as whole.
+func BenchmarkSearchSteps(b *testing.B) {
+	benchSearchLatency(b, func(queries []string, i int) string {
+		j := 3 * (i % (len(queries) / 3))
+		return queries[j] + ", " + queries[j+1] + ", then " + queries[j+2]
+	})
+}
+
+// benchSearchLatency reports the p50 and p99 latency of searches for the
+// texts query makes from generated queries, at each catalog size.
+func benchSearchLatency(b *testing.B, query func(queries []string, i int) string) {
 	for _, n := range benchSizes {
 		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
 			services, docs := generatedDocs(n)
@@ -77,32 +93,7 @@ func BenchmarkSearch(b *testing.B) {
 			lat := make([]time.Duration, 0, b.N)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				start := time.Now()
-				ix.Search(Request{Text: queries[i%len(queries)], Limit: DefaultLimit})
-				lat = append(lat, time.Since(start))
-			}
-			b.StopTimer()
-			slices.Sort(lat)
-			b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
-			b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
-		})
-	}
-}
-
-// BenchmarkSearchSteps is BenchmarkSearch for requests of three steps
-// ("a, b, then c" from three generated queries), each ranked on its own
-// as well as whole.
-func BenchmarkSearchSteps(b *testing.B) {
-	for _, n := range benchSizes {
-		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
-			services, docs := generatedDocs(n)
-			ix := NewIndex(docs)
-			queries := gencatalog.Queries(services, 999, 2)
-			lat := make([]time.Duration, 0, b.N)
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				j := 3 * (i % (len(queries) / 3))
-				text := queries[j] + ", " + queries[j+1] + ", then " + queries[j+2]
+				text := query(queries, i)
 				start := time.Now()
 				ix.Search(Request{Text: text, Limit: DefaultLimit})
 				lat = append(lat, time.Since(start))
