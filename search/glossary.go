@@ -60,7 +60,9 @@ func glossOf(word string) (string, bool) {
 	text, lines := glossary.text, glossary.lines
 	head := func(i int) (string, string) {
 		line := text[lines[i]:]
-		line = line[:strings.IndexByte(line, '\n')]
+		if nl := strings.IndexByte(line, '\n'); nl >= 0 {
+			line = line[:nl]
+		}
 		h, g, _ := strings.Cut(line, "\t")
 		return h, g
 	}
