@@ -113,7 +113,6 @@ var idioms = map[string]string{
 	"go to":      "navigate",
 	"sign in":    "login",
 	"log in":     "login",
-	"find out":   "find",
 	"write down": "note",
 	"sum up":     "summarize",
 }
