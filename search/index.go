@@ -309,7 +309,11 @@ type Request struct {
 
 // Hit is a ranked document.
 type Hit struct {
-	Doc   int
+	Doc int
+	// Score is the document's relevance to the text. Hits come in rank
+	// order, which for a request of several steps (see searchSteps) is not
+	// Score order: there Score is the one of the first ranking that found
+	// the document.
 	Score float64
 	// Coverage is the share of the query's words (stop words and request
 	// phrasing aside) the document matches, 0 to 1: a best hit that covers

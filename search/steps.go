@@ -55,9 +55,10 @@ func splitSteps(text string) []string {
 
 // searchSteps ranks the whole text and each step, and merges the rankings
 // by reciprocal rank fusion, each counted alike. The whole text's best hit
-// stays first: it is what the request is most about. Past stepFusionDepth the whole text's ranking continues.
-// Every hit matches the whole text too (a step's words are among its
-// words), so total is the whole text's.
+// stays first: it is what the request is most about. Past
+// stepFusionDepth the whole text's ranking goes on alone. A step's words
+// are among the whole text's, so its hits match the whole text too, and
+// total is the whole text's.
 func (ix *Index) searchSteps(req Request, steps []string) ([]Hit, int) {
 	want := req.Offset + req.Limit
 	whole, total := ix.rank(Request{Text: req.Text, Required: req.Required, Allow: req.Allow, Limit: want + stepFusionDepth})
