@@ -112,7 +112,6 @@ const (
 	// locatorWeight weighs the words a query's paths and URLs imply (see
 	// locatorWords); discounting them lost more than it gained.
 	locatorWeight = 1.0
-
 	// minFuzzyLen is the shortest query word matched fuzzily.
 	minFuzzyLen = 4
 	// maxExpansions bounds the index words one query word may stand for.
@@ -167,24 +166,24 @@ func NewIndex(docs []Document) *Index {
 	docTerms := make([][numFields][]int32, len(docs))
 	var totalLen [numFields]float64
 	domains := make(map[string]int32)
-	domainGloss := make(map[string]string) // domain description -> with its gloss
+	domainDescriptionTerms := make(map[string][]string) // a domain's tools share its description
 	for i := range docs {
 		for f := range numFields {
-			text := docs[i].field(f)
+			var ts []string
 			switch f {
 			case fieldGloss:
-				text = englishGloss(docs[i].Title + "\n" + docs[i].Description)
+				ts = terms(englishGloss(docs[i].Title)+" "+englishGloss(docs[i].Description), ix.stems)
 			case fieldDomainDescription:
-				g, ok := domainGloss[text]
-				if !ok {
-					g = strings.TrimSpace(text + " " + englishGloss(text))
-					domainGloss[text] = g
+				text := docs[i].DomainDescription
+				var ok bool
+				if ts, ok = domainDescriptionTerms[text]; !ok {
+					ts = ix.textTerms(text + " " + englishGloss(text))
+					domainDescriptionTerms[text] = ts
 				}
-				text = g
-			}
-			ts := terms(text, ix.stems)
-			if f == fieldTitle || f == fieldDescription || f == fieldDomainDescription {
-				ts = append(ts, brandTerms(text, ix.stems)...)
+			case fieldTitle, fieldDescription:
+				ts = ix.textTerms(docs[i].field(f))
+			default:
+				ts = terms(docs[i].field(f), ix.stems)
 			}
 			ids := make([]int32, len(ts))
 			for j, t := range ts {
@@ -276,6 +275,12 @@ func NewIndex(docs []Document) *Index {
 	}
 	ix.stems.readOnly = true
 	return ix
+}
+
+// textTerms are the index terms of prose: its terms, and brand words
+// whole beside their parts (see brandTerms).
+func (ix *Index) textTerms(text string) []string {
+	return append(terms(text, ix.stems), brandTerms(text, ix.stems)...)
 }
 
 func (ix *Index) termID(t string) int32 {
@@ -433,8 +438,7 @@ func (ix *Index) rank(req Request) (hits []Hit, total int) {
 		if keep <= 0 {
 			continue
 		}
-		cov := float64(bits.OnesCount64(sc.mask[d])) / float64(words)
-		hit := Hit{Doc: int(d), Score: s, Coverage: cov}
+		hit := Hit{Doc: int(d), Score: s, Coverage: float64(bits.OnesCount64(sc.mask[d])) / float64(words)}
 		if h.Len() < keep {
 			heap.Push(h, hit)
 		} else if better(hit, (*h)[0]) {
@@ -521,8 +525,8 @@ func (ix *Index) parse(text string, required []string) (out []queryTerm, words i
 		}
 		out = append(out, qt)
 	}
-	// Words the query implies, discounted: what its paths and URLs point
-	// at, and the English gloss of its Chinese.
+	// Words the query implies, weighted: what its paths and URLs point at,
+	// what its idioms mean, and the English gloss of its Chinese.
 	for _, derived := range []struct {
 		text   string
 		weight float64
