@@ -112,6 +112,7 @@ func TestChineseToolsAreFoundInEnglishAndBack(t *testing.T) {
 	for q, want := range map[string]int{
 		"recommend dishes for four people": 2,
 		"search Yu-Gi-Oh cards by keyword": 0,
+		"get Yu-Gi-Oh card picture":        1,
 		"北京的天气":                            3,
 	} {
 		if hits, _ := ix.Search(Request{Text: q, Limit: 3}); len(hits) == 0 || hits[0].Doc != want {
