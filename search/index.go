@@ -164,7 +164,7 @@ func NewIndex(docs []Document) *Index {
 		domainsByTerm: make(map[int32][]int32),
 	}
 	docTerms := make([][numFields][]int32, len(docs))
-	var totalLen [numFields]float64
+	var totalLen, withField [numFields]float64
 	domains := make(map[string]int32)
 	domainDescriptionTerms := make(map[string][]string) // a domain's tools share its description
 	for i := range docs {
@@ -191,6 +191,9 @@ func NewIndex(docs []Document) *Index {
 			}
 			docTerms[i][f] = ids
 			totalLen[f] += float64(len(ids))
+			if len(ids) > 0 {
+				withField[f]++
+			}
 		}
 		ix.docNameLen[i] = uint8(min(len(distinct(docTerms[i][fieldName])), 255))
 		d, ok := domains[docs[i].Domain]
@@ -204,9 +207,12 @@ func NewIndex(docs []Document) *Index {
 		ix.docDomain[i] = d
 	}
 	ix.numDomains = len(domains)
+	// A field's average length is over the documents that have it: most
+	// tools have no title and few a Chinese description, and averaging
+	// over all would make every title and gloss look long.
 	var avgLen [numFields]float64
 	for f := range numFields {
-		avgLen[f] = max(totalLen[f]/float64(max(len(docs), 1)), 1)
+		avgLen[f] = max(totalLen[f]/max(withField[f], 1), 1)
 	}
 	ix.postings = make([][]posting, len(ix.terms))
 	tf := make(map[int32]float64)

@@ -107,10 +107,11 @@ func TestChineseToolsAreFoundInEnglishAndBack(t *testing.T) {
 		{Name: "whatToEat", Description: "不知道吃什么？根据人数直接推荐适合的菜品组合", Domain: "howtocook"},
 		{Name: "get_weather", Description: "Get the weather forecast for a city.", Domain: "weather"},
 		{Name: "add_picture", Description: "Add a picture to a Word document.", Domain: "word"},
+		{Name: "movie_picks", Description: "Movies for a group of people.", Domain: "movies"},
 	}
 	ix := NewIndex(docs)
 	for q, want := range map[string]int{
-		"recommend dishes for four people": 2,
+		"recommend dishes for four people": 2, // not the movies: only the gloss says dishes
 		"search Yu-Gi-Oh cards by keyword": 0,
 		"get Yu-Gi-Oh card picture":        1,
 		"北京的天气":                            3,
