@@ -1,6 +1,9 @@
 package search
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // synonymGroups is a small general thesaurus: words people use in requests
 // and the words tool names and descriptions use for the same action or
@@ -147,20 +150,11 @@ func buildSynonyms(groups []string) map[string][]string {
 		}
 		for _, s := range stems {
 			for _, o := range stems {
-				if o != s && !contains(out[s], o) {
+				if o != s && !slices.Contains(out[s], o) {
 					out[s] = append(out[s], o)
 				}
 			}
 		}
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
