@@ -8,6 +8,7 @@ require (
 	github.com/google/jsonschema-go v0.4.3
 	github.com/google/pprof v0.0.0-20260906184651-6331bc6350fe
 	github.com/kljensen/snowball v0.10.0
+	github.com/mholt/caddy-ratelimit v0.1.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/prometheus/client_golang v1.24.1
 	github.com/prometheus/client_model v0.6.3

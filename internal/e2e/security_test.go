@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -262,5 +263,94 @@ func TestTLSExample(t *testing.T) {
 	// A client that does not trust the CA cannot connect.
 	if _, err := http.Get(fmt.Sprintf("https://localhost:%d/mcp", port)); err == nil {
 		t.Error("a client without the CA connected")
+	}
+}
+
+// initializeMessage opens a session; each one is a request of its own.
+const initializeMessage = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"ratelimit-test","version":"1"}}}`
+
+// postFor sends one JSON-RPC message and returns the status and the
+// Retry-After header.
+func postFor(t *testing.T, url string, headers map[string]string, body string) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest("POST", url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode, resp.Header.Get("Retry-After")
+}
+
+// TestRateLimitExample runs examples/security/ratelimit.Caddyfile with
+// github.com/mholt/caddy-ratelimit built in: a user over the per-user
+// limit gets 429 with Retry-After while another user from the same
+// address goes on, and the per-address limit stops unauthenticated
+// floods before credentials are checked.
+func TestRateLimitExample(t *testing.T) {
+	echo := testenv.EchoServer(t)
+	port := testenv.FreePort(t)
+	const userEvents, addressEvents = 6, 40
+	testenv.StartCaddyFile(t, "examples/security/ratelimit.Caddyfile", port,
+		fmt.Sprint("GATEWAY_PORT=", port), "ECHO_URL="+echo,
+		fmt.Sprint("USER_EVENTS=", userEvents), fmt.Sprint("IP_EVENTS=", addressEvents))
+	url := fmt.Sprintf("http://127.0.0.1:%d/mcp", port)
+	alice := map[string]string{"Authorization": basic("alice", "alice-password")}
+	bob := map[string]string{"Authorization": basic("bob", "bob-password")}
+	requests := 0 // from this address, for the per-address limit
+
+	b, _ := connectAs(t, url, bob)
+	requests += 3 // initialize, notifications/initialized, the event stream
+	if r := call(t, b, "execute_tool", map[string]any{"tool_name": "echo.echo", "arguments": map[string]any{"text": "hi"}}); r.IsError || r.text() != "hi" {
+		t.Fatalf("bob's call: %+v", r)
+	}
+	requests++
+
+	// alice spends her limit; the next request is refused.
+	for i := range userEvents {
+		if code, _ := postFor(t, url, alice, initializeMessage); code != http.StatusOK {
+			t.Fatalf("alice's request %d of %d allowed: %d, want 200", i+1, userEvents, code)
+		}
+		requests++
+	}
+	code, retryAfter := postFor(t, url, alice, initializeMessage)
+	requests++
+	if code != http.StatusTooManyRequests {
+		t.Fatalf("alice over her limit: %d, want 429", code)
+	}
+	if secs, err := strconv.Atoi(retryAfter); err != nil || secs < 1 || secs > 60 {
+		t.Errorf("Retry-After %q, want 1 to 60 seconds", retryAfter)
+	}
+	// An MCP client sees the refusal as an error, not a hang.
+	a := testenv.StartTSClient(t)
+	v := a.Do(map[string]any{"op": "connect", "url": url, "headers": alice})
+	requests++
+	if v["ok"] == true || v["code"] != float64(http.StatusTooManyRequests) {
+		t.Errorf("alice's client connecting over her limit: %v, want an HTTP 429 error", v)
+	}
+
+	// bob, from the same address, is unaffected.
+	if r := call(t, b, "execute_tool", map[string]any{"tool_name": "echo.echo", "arguments": map[string]any{"text": "still here"}}); r.IsError || r.text() != "still here" {
+		t.Errorf("bob's call after alice hit her limit: %+v", r)
+	}
+	requests++
+
+	// Requests without credentials count against the address: they get
+	// 401 until the address's limit, then 429 before any password check.
+	for ; requests < addressEvents; requests++ {
+		if code := rawPost(t, url, nil, listTools); code != http.StatusUnauthorized {
+			t.Fatalf("request %d from the address without credentials: %d, want 401", requests+1, code)
+		}
+	}
+	if code := rawPost(t, url, nil, listTools); code != http.StatusTooManyRequests {
+		t.Errorf("request %d from the address without credentials: %d, want 429", addressEvents+1, code)
+	}
+	if code, _ := postFor(t, url, bob, initializeMessage); code != http.StatusTooManyRequests {
+		t.Errorf("bob from the flooded address: %d, want 429", code)
 	}
 }

@@ -16,6 +16,7 @@
 // "progress" lists the progress notifications of that call; "logs",
 // "elicitations" and "samplings" what the client received since the
 // previous command. A failed command answers {"ok":false,"error":"..."}
+// (with "code", the HTTP status, when the transport was refused)
 // and the client goes on.
 import { createInterface } from "node:readline";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -96,7 +97,8 @@ rl.on("line", (line) => {
     try {
       send({ ok: true, ...(await handle(JSON.parse(line))) });
     } catch (e) {
-      send({ ok: false, error: String(e && e.message ? e.message : e) });
+      // code: the HTTP status of a transport error (StreamableHTTPError).
+      send({ ok: false, error: String(e && e.message ? e.message : e), code: e && e.code });
     }
   });
 });
