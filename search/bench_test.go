@@ -140,3 +140,25 @@ func BenchmarkGlossaryLoad(b *testing.B) {
 	b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/(1<<20), "heap-MiB")
 	b.ReportMetric(float64(len(glossary.lines)), "headwords")
 }
+
+// BenchmarkWordVectorsLoad reports what the first index pays once:
+// unpacking the word vectors, and the heap they keep.
+//
+//	go test -run '^$' -bench WordVectorsLoad -benchtime 5x ./search/
+func BenchmarkWordVectorsLoad(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		loadWordVectors()
+	}
+	b.StopTimer()
+	var before, after runtime.MemStats
+	wordVectors.rows, wordVectors.scales, wordVectors.values = nil, nil, nil
+	runtime.GC()
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	loadWordVectors()
+	runtime.GC()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/(1<<20), "heap-MiB")
+	b.ReportMetric(float64(len(wordVectors.rows)), "words")
+}

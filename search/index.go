@@ -150,6 +150,12 @@ type Index struct {
 	domainsByTerm map[int32][]int32 // the domains whose names hold a term
 	numDomains    int
 
+	// Meaning vectors (see meaning.go), meaningDims int8 values per
+	// document with one scale each; none when meaningDims is 0.
+	meaningDims   int
+	meanings      []int8
+	meaningScales []float32
+
 	scratch sync.Pool // *scratch
 }
 
@@ -279,6 +285,7 @@ func NewIndex(docs []Document) *Index {
 			}
 		}
 	}
+	ix.buildMeanings(docs)
 	ix.stems.readOnly = true
 	return ix
 }
@@ -321,10 +328,11 @@ type Request struct {
 // Hit is a ranked document.
 type Hit struct {
 	Doc int
-	// Score is the document's relevance to the text. Hits come in rank
-	// order, which for a request of several steps (see searchSteps) is not
-	// Score order: there Score is the one of the first ranking that found
-	// the document.
+	// Score is the document's lexical relevance to the text. Hits come in
+	// rank order, which is not always Score order: meaning reorders the
+	// hits past the first few (see rerankByMeaning), and for a request of
+	// several steps (see searchSteps) Score is the one of the first
+	// ranking that found the document.
 	Score float64
 	// Coverage is the share of the query's words (stop words and request
 	// phrasing aside) the document matches, 0 to 1: a best hit that covers
@@ -365,9 +373,11 @@ type activeTerm struct {
 // holds it (after stemming), or, discounted, a longer word it begins, or
 // a word one typo away when it is not itself in the index. The score is
 // BM25F over the fields, plus a bonus for the share of a tool's name the
-// query spells out and one for naming the tool's domain. A request of
-// several steps ("read the sheet, plot it, then save the chart") is also
-// ranked step by step, and the rankings merged (see searchSteps). It
+// query spells out and one for naming the tool's domain; past the first
+// few places, closeness in meaning reorders the hits (see meaning.go). A
+// request of several steps ("read the sheet, plot it, then save the
+// chart") is also ranked step by step, and the rankings merged (see
+// searchSteps). It
 // returns the hits of the requested page, best first (ties in document
 // order), and how many documents matched in all.
 func (ix *Index) Search(req Request) (hits []Hit, total int) {
@@ -430,7 +440,12 @@ func (ix *Index) rank(req Request) (hits []Hit, total int) {
 	domainScore := ix.domainScores(active)
 	ix.addDomainRelevance(domainScore, active)
 	h := &hitHeap{}
-	keep := req.Offset + req.Limit
+	want := req.Offset + req.Limit
+	keep := want
+	if want > 0 {
+		// Meaning reorders the first meaningDepth hits, whatever the page.
+		keep = max(want, meaningDepth)
+	}
 	for _, d := range sc.seen {
 		if sc.mask[d]&requiredMask != requiredMask || (req.Allow != nil && !req.Allow(int(d))) {
 			continue
@@ -456,10 +471,11 @@ func (ix *Index) rank(req Request) (hits []Hit, total int) {
 	for i := len(hits) - 1; i >= 0; i-- {
 		hits[i] = heap.Pop(h).(Hit)
 	}
+	ix.rerankByMeaning(hits, req.Text)
 	if req.Offset >= len(hits) {
 		return nil, total
 	}
-	return hits[req.Offset:], total
+	return hits[req.Offset:min(len(hits), want)], total
 }
 
 // idf is a term's inverse document frequency (BM25's, never negative).

@@ -26,10 +26,11 @@ func TestRetrievalQuality(t *testing.T) {
 		hit5, rec5 float64 // floors for the gateway
 		hit1, hit3 float64
 	}{
-		// Floors a little under what the search reaches now (dev: Hit@5
-		// 0.77, Recall@5 0.53; short: Hit@1 0.83, Hit@3 0.97; everyday:
-		// Hit@1 0.45, Hit@3 0.74).
-		{name: DevTasks, hit5: 0.74, rec5: 0.50},
+		// dev: the targets (the search reaches Hit@5 0.82,
+		// Recall@5 0.58). The others a little under what the search
+		// reaches now (short: Hit@1 0.83, Hit@3 0.97; everyday: Hit@1
+		// 0.45, Hit@3 0.74).
+		{name: DevTasks, hit5: 0.80, rec5: 0.55},
 		{name: ShortTasks, hit1: 0.80, hit3: 0.95},
 		{name: EverydayTasks, hit1: 0.42, hit3: 0.69},
 	} {

@@ -1,0 +1,173 @@
+package search
+
+import (
+	"math"
+	"slices"
+
+	"github.com/kljensen/snowball/english"
+)
+
+// Meaning: a second opinion on the lexical ranking's near misses. Words
+// say what a tool does only when the request uses the tool's own words;
+// "read the file exchange.docx" wants a tool that "extracts all text from
+// a Word document". Each tool and each query also get a meaning vector,
+// the idf-weighted sum of their words' vectors (see wordVectors), and
+// past the first lexicalHead places the lexical ranking's first
+// meaningDepth hits are reordered by their lexical score (relative to the
+// best hit's) plus meaningWeight times the cosine of the two vectors.
+//
+// The first places stay lexical: where a request names a tool's words the
+// lexical ranking is the more precise (measured: letting meaning reorder
+// them too cost short requests a first place as often as it gained one),
+// while further down meaning brings up the tool that does the job in
+// other words.
+const (
+	// lexicalHead is how many first places meaning never moves.
+	lexicalHead = 3
+	// meaningDepth is how many of the lexical ranking's hits meaning may
+	// reorder.
+	meaningDepth = 20
+	// meaningWeight weighs the cosine against the relative lexical score.
+	meaningWeight = 0.5
+	// meaningTextBytes bounds the description text a tool's vector is made
+	// of: its opening says what the tool is for, the rest how to call it.
+	meaningTextBytes = 400
+)
+
+// buildMeanings gives each document its meaning vector, normalised and
+// stored as int8 (see meaningOf). Documents with no known word get none.
+func (ix *Index) buildMeanings(docs []Document) {
+	dims := wordVectorDims()
+	if dims == 0 {
+		return
+	}
+	ix.meaningDims = dims
+	ix.meanings = make([]int8, len(docs)*dims)
+	ix.meaningScales = make([]float32, len(docs))
+	// Each distinct word's vector row and weight, looked up once.
+	type wordInfo struct {
+		row    int32
+		weight float32
+	}
+	seen := make(map[string]wordInfo)
+	sum := make([]float32, dims)
+	for i := range docs {
+		clear(sum)
+		text := docs[i].Description
+		if len(text) > meaningTextBytes {
+			text = text[:meaningTextBytes]
+		}
+		found := false
+		for _, w := range Words(docs[i].Name + " " + docs[i].Title + " " + text) {
+			info, ok := seen[w]
+			if !ok {
+				info = wordInfo{row: wordVectorRow(w), weight: ix.wordWeight(w)}
+				seen[w] = info
+			}
+			if info.row >= 0 && info.weight > 0 {
+				addWordVector(sum, info.row, info.weight)
+				found = true
+			}
+		}
+		if found {
+			ix.meaningScales[i] = quantizeUnit(sum, ix.meanings[i*dims:(i+1)*dims])
+		}
+	}
+}
+
+// wordWeight is a word's weight in a meaning vector: the idf of its stem
+// (an unindexed word counts as the rarest), 0 for a stop word.
+func (ix *Index) wordWeight(w string) float32 {
+	if english.IsStopWord(w) {
+		return 0
+	}
+	if id, ok := ix.vocab[ix.stems.stem(w)]; ok {
+		return float32(ix.idf(id))
+	}
+	return float32(math.Log(1 + (float64(ix.n)+0.5)/0.5))
+}
+
+// quantizeUnit normalises v, stores it in q as int8 and returns the scale
+// that maps q back (v/|v| ~ scale*q); 0 for a zero vector.
+func quantizeUnit(v []float32, q []int8) float32 {
+	var norm, peak float64
+	for _, x := range v {
+		norm += float64(x) * float64(x)
+		peak = max(peak, math.Abs(float64(x)))
+	}
+	if norm == 0 {
+		return 0
+	}
+	scale := peak / 127
+	for k, x := range v {
+		q[k] = int8(math.Round(float64(x) / scale))
+	}
+	return float32(scale / math.Sqrt(norm))
+}
+
+// queryMeaning is the normalised meaning vector of a query, nil when none
+// of its words has a vector.
+func (ix *Index) queryMeaning(text string) []float32 {
+	if ix.meaningDims == 0 {
+		return nil
+	}
+	sum := make([]float32, ix.meaningDims)
+	found := false
+	for _, w := range Words(text) {
+		if row := wordVectorRow(w); row >= 0 {
+			if weight := ix.wordWeight(w); weight > 0 {
+				addWordVector(sum, row, weight)
+				found = true
+			}
+		}
+	}
+	if !found {
+		return nil
+	}
+	var norm float64
+	for _, x := range sum {
+		norm += float64(x) * float64(x)
+	}
+	for k := range sum {
+		sum[k] /= float32(math.Sqrt(norm))
+	}
+	return sum
+}
+
+// similarity is the cosine of a query's meaning and a document's (0 for
+// a document without one).
+func (ix *Index) similarity(query []float32, doc int) float64 {
+	d := ix.meaningDims
+	var dot float32
+	for k, q := range ix.meanings[doc*d : (doc+1)*d] {
+		dot += query[k] * float32(q)
+	}
+	return float64(dot * ix.meaningScales[doc])
+}
+
+// rerankByMeaning reorders hits[lexicalHead:meaningDepth], which are in
+// lexical order, by relative lexical score plus meaningWeight times their
+// similarity to the query.
+func (ix *Index) rerankByMeaning(hits []Hit, text string) {
+	if len(hits) <= lexicalHead+1 || hits[0].Score <= 0 {
+		return
+	}
+	query := ix.queryMeaning(text)
+	if query == nil {
+		return
+	}
+	tail := hits[lexicalHead:min(len(hits), meaningDepth)]
+	fused := make(map[int]float64, len(tail))
+	for _, h := range tail {
+		fused[h.Doc] = h.Score/hits[0].Score + meaningWeight*ix.similarity(query, h.Doc)
+	}
+	slices.SortStableFunc(tail, func(a, b Hit) int {
+		if fa, fb := fused[a.Doc], fused[b.Doc]; fa != fb {
+			if fa > fb {
+				return -1
+			}
+			return 1
+		}
+		return 0
+	})
+}

@@ -1,0 +1,131 @@
+package search
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"testing"
+)
+
+func TestWordVectorsCarryMeaning(t *testing.T) {
+	if wordVectorDims() != 64 {
+		t.Fatalf("word vectors have %d dimensions, want 64 (is wordvectors.gz intact?)", wordVectorDims())
+	}
+	vec := func(w string) []float32 {
+		v := make([]float32, wordVectorDims())
+		row := wordVectorRow(w)
+		if row < 0 {
+			t.Fatalf("no vector for %q", w)
+		}
+		addWordVector(v, row, 1)
+		return v
+	}
+	cos := func(a, b []float32) float64 {
+		var dot, na, nb float64
+		for k := range a {
+			dot += float64(a[k]) * float64(b[k])
+			na += float64(a[k]) * float64(a[k])
+			nb += float64(b[k]) * float64(b[k])
+		}
+		return dot / (math.Sqrt(na) * math.Sqrt(nb))
+	}
+	for _, c := range []struct{ word, near, far string }{
+		{"laptop", "computer", "banana"},
+		{"purchase", "buy", "river"},
+		{"weather", "forecast", "piano"},
+		{"picture", "photo", "invoice"},
+	} {
+		if near, far := cos(vec(c.word), vec(c.near)), cos(vec(c.word), vec(c.far)); near <= far {
+			t.Errorf("%s is as close to %s (%.2f) as to %s (%.2f)", c.word, c.near, near, c.far, far)
+		}
+	}
+	if wordVectorRow("qzxvbnm") >= 0 {
+		t.Error("a non-word has a vector")
+	}
+}
+
+// lexical returns ix without meaning vectors: the lexical ranking alone.
+func lexical(ix *Index) *Index {
+	return &Index{
+		n: ix.n, stems: ix.stems, vocab: ix.vocab, terms: ix.terms, byPrefix: ix.byPrefix,
+		deletes: ix.deletes, postings: ix.postings, domainPostings: ix.domainPostings,
+		docNameLen: ix.docNameLen, docDomain: ix.docDomain, domainsByTerm: ix.domainsByTerm,
+		numDomains: ix.numDomains,
+	}
+}
+
+// fileTools all match "file"; one does what "read my essay" means.
+var fileTools = []Document{
+	{Name: "delete_file", Description: "Delete a file from the disk."},
+	{Name: "move_file", Description: "Move a file to another folder."},
+	{Name: "copy_file", Description: "Copy a file to another folder."},
+	{Name: "file_dates", Description: "Get the dates of a file."},
+	{Name: "zip_file", Description: "Compress a file into an archive."},
+	{Name: "chmod_file", Description: "Change the permissions of a file."},
+	{Name: "hash_file", Description: "Compute the checksum of a file."},
+	{Name: "file_text", Description: "Extract the text of a Word file."},
+}
+
+func TestMeaningBringsUpTheToolForTheJob(t *testing.T) {
+	ix := NewIndex(fileTools)
+	rank := func(ix *Index) int {
+		hits, _ := ix.Search(Request{Text: "show me what my essay file says", Limit: 8})
+		for i, h := range hits {
+			if fileTools[h.Doc].Name == "file_text" {
+				return i
+			}
+		}
+		return -1
+	}
+	with, without := rank(ix), rank(lexical(ix))
+	if with < 0 || without < 0 || with >= without || with < lexicalHead {
+		t.Errorf("file_text is at %d with meaning and %d without; want it higher with, and below the first %d", with, without, lexicalHead)
+	}
+}
+
+func TestMeaningKeepsTheLexicalHeadAndTheHits(t *testing.T) {
+	ix := NewIndex(fileTools)
+	for _, q := range []string{"show me what my essay file says", "file", "move the file to the archive", "文件", "zzzz file"} {
+		got, totalWith := ix.Search(Request{Text: q, Limit: 8})
+		want, totalWithout := lexical(ix).Search(Request{Text: q, Limit: 8})
+		if totalWith != totalWithout || len(got) != len(want) {
+			t.Fatalf("%q: %d hits of %d with meaning, %d of %d without", q, len(got), totalWith, len(want), totalWithout)
+		}
+		head := min(lexicalHead, len(got))
+		if !slices.Equal(got[:head], want[:head]) {
+			t.Errorf("%q: meaning moved the first places: %v, lexical %v", q, got[:head], want[:head])
+		}
+		docs := func(hs []Hit) []int {
+			var out []int
+			for _, h := range hs {
+				out = append(out, h.Doc)
+			}
+			slices.Sort(out)
+			return out
+		}
+		if !slices.Equal(docs(got), docs(want)) {
+			t.Errorf("%q: meaning changed which documents are hits", q)
+		}
+	}
+}
+
+func TestMeaningPagesAreSlicesOfOneOrder(t *testing.T) {
+	var docs []Document
+	for i := range 60 {
+		docs = append(docs, Document{Name: fmt.Sprintf("file_tool_%d", i), Description: fmt.Sprintf("Does thing %d with a file and a document.", i)})
+	}
+	docs = append(docs, fileTools...)
+	ix := NewIndex(docs)
+	all, total := ix.Search(Request{Text: "show me what my essay file says", Limit: 50})
+	var paged []Hit
+	for off := 0; off < 50; off += 7 {
+		page, tot := ix.Search(Request{Text: "show me what my essay file says", Offset: off, Limit: min(7, 50-off)})
+		if tot != total {
+			t.Fatalf("page at %d: total %d, want %d", off, tot, total)
+		}
+		paged = append(paged, page...)
+	}
+	if !slices.Equal(all, paged) {
+		t.Errorf("pages do not join into the whole ranking:\n%v\n%v", paged, all)
+	}
+}

@@ -1,0 +1,90 @@
+package search
+
+import (
+	"bytes"
+	"compress/gzip"
+	_ "embed"
+	"encoding/binary"
+	"io"
+	"math"
+	"strings"
+	"sync"
+)
+
+// wordVectorsGz holds a meaning vector for each of the 50,000 most
+// frequent English words: the Universal Sentence Encoder's embedding of
+// the word (Google, Apache 2.0), reduced to 64 dimensions and 8-bit
+// integers. internal/genvectors writes it and documents its format.
+//
+//go:embed wordvectors.gz
+var wordVectorsGz []byte
+
+// wordVectors is wordVectorsGz unpacked, on first use (~4 MB).
+var wordVectors struct {
+	once   sync.Once
+	dims   int
+	rows   map[string]int32 // word -> row
+	scales []float32        // per row
+	values []int8           // dims per row
+}
+
+func loadWordVectors() {
+	zr, err := gzip.NewReader(bytes.NewReader(wordVectorsGz))
+	if err != nil {
+		return // cannot happen with the embedded file; no vectors then
+	}
+	data, err := io.ReadAll(zr)
+	if err != nil || len(data) < 12 {
+		return
+	}
+	le := binary.LittleEndian
+	n, dims, blockLen := int(le.Uint32(data)), int(le.Uint32(data[4:])), int(le.Uint32(data[8:]))
+	data = data[12:]
+	if n <= 0 || dims <= 0 || len(data) != blockLen+n*4+n*dims {
+		return
+	}
+	words := strings.Split(strings.TrimSuffix(string(data[:blockLen]), "\n"), "\n")
+	if len(words) != n {
+		return
+	}
+	rows := make(map[string]int32, n)
+	for i, w := range words {
+		rows[w] = int32(i)
+	}
+	scales := make([]float32, n)
+	for i := range scales {
+		scales[i] = math.Float32frombits(le.Uint32(data[blockLen+i*4:]))
+	}
+	raw := data[blockLen+n*4:]
+	values := make([]int8, len(raw))
+	for i, b := range raw {
+		values[i] = int8(b)
+	}
+	wordVectors.dims, wordVectors.rows, wordVectors.scales, wordVectors.values = dims, rows, scales, values
+}
+
+// wordVectorDims is the length of a word vector; 0 when there are none.
+func wordVectorDims() int {
+	wordVectors.once.Do(loadWordVectors)
+	return wordVectors.dims
+}
+
+// wordVectorRow is the row of word's vector (a lower-case word as Words
+// returns it), -1 when it has none.
+func wordVectorRow(word string) int32 {
+	wordVectors.once.Do(loadWordVectors)
+	if row, ok := wordVectors.rows[word]; ok {
+		return row
+	}
+	return -1
+}
+
+// addWordVector adds weight times the vector in row (see wordVectorRow)
+// to sum, which is wordVectorDims long.
+func addWordVector(sum []float32, row int32, weight float32) {
+	d := wordVectors.dims
+	f := weight * wordVectors.scales[row]
+	for k, q := range wordVectors.values[int(row)*d : int(row+1)*d] {
+		sum[k] += f * float32(q)
+	}
+}
