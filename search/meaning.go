@@ -20,7 +20,10 @@ import (
 // lexical ranking is the more precise (measured: letting meaning reorder
 // them too cost short requests a first place as often as it gained one),
 // while further down meaning brings up the tool that does the job in
-// other words.
+// other words. Meaning only breaks their ties: first places whose scores
+// are within tieTolerance of each other, which the words cannot tell
+// apart ("take the password off contract.docx": protect_document and
+// unprotect_document), go in the order of their closeness in meaning.
 const (
 	// lexicalHead is how many first places meaning never moves.
 	lexicalHead = 3
@@ -29,6 +32,9 @@ const (
 	meaningDepth = 20
 	// meaningWeight weighs the cosine against the relative lexical score.
 	meaningWeight = 0.5
+	// tieTolerance is how close, relative to the higher, two scores are
+	// to count as a tie.
+	tieTolerance = 0.005
 	// meaningTextBytes bounds the description text a tool's vector is made
 	// of: its opening says what the tool is for, the rest how to call it.
 	meaningTextBytes = 400
@@ -145,15 +151,35 @@ func (ix *Index) similarity(query []float32, doc int) float64 {
 	return float64(dot * ix.meaningScales[doc])
 }
 
-// rerankByMeaning reorders hits[lexicalHead:meaningDepth], which are in
-// lexical order, by relative lexical score plus meaningWeight times their
-// similarity to the query.
+// rerankByMeaning reorders hits, which are in lexical order:
+// hits[lexicalHead:meaningDepth] by relative lexical score plus
+// meaningWeight times their similarity to the query, and ties among the
+// first lexicalHead by similarity alone.
 func (ix *Index) rerankByMeaning(hits []Hit, text string) {
-	if len(hits) <= lexicalHead+1 || hits[0].Score <= 0 {
+	if len(hits) < 2 || hits[0].Score <= 0 {
 		return
 	}
 	query := ix.queryMeaning(text)
 	if query == nil {
+		return
+	}
+	head := hits[:min(len(hits), lexicalHead)]
+	for start := 0; start < len(head); {
+		end := start + 1
+		for end < len(head) && head[end].Score >= (1-tieTolerance)*head[start].Score {
+			end++
+		}
+		if end-start > 1 {
+			ties := head[start:end]
+			similar := make(map[int]float64, len(ties))
+			for _, h := range ties {
+				similar[h.Doc] = ix.similarity(query, h.Doc)
+			}
+			slices.SortStableFunc(ties, func(a, b Hit) int { return cmpDesc(similar[a.Doc], similar[b.Doc]) })
+		}
+		start = end
+	}
+	if len(hits) <= lexicalHead+1 {
 		return
 	}
 	tail := hits[lexicalHead:min(len(hits), meaningDepth)]
@@ -161,13 +187,16 @@ func (ix *Index) rerankByMeaning(hits []Hit, text string) {
 	for _, h := range tail {
 		fused[h.Doc] = h.Score/hits[0].Score + meaningWeight*ix.similarity(query, h.Doc)
 	}
-	slices.SortStableFunc(tail, func(a, b Hit) int {
-		if fa, fb := fused[a.Doc], fused[b.Doc]; fa != fb {
-			if fa > fb {
-				return -1
-			}
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(tail, func(a, b Hit) int { return cmpDesc(fused[a.Doc], fused[b.Doc]) })
+}
+
+// cmpDesc orders larger values first.
+func cmpDesc(a, b float64) int {
+	switch {
+	case a > b:
+		return -1
+	case a < b:
+		return 1
+	}
+	return 0
 }
