@@ -151,7 +151,7 @@ func BenchmarkWordVectorsLoad(b *testing.B) {
 	}
 	b.StopTimer()
 	var before, after runtime.MemStats
-	wordVectors.rows, wordVectors.scales, wordVectors.values = nil, nil, nil
+	wordVectors.words, wordVectors.starts, wordVectors.scales, wordVectors.values = "", nil, nil, nil
 	runtime.GC()
 	runtime.GC()
 	runtime.ReadMemStats(&before)
@@ -160,5 +160,5 @@ func BenchmarkWordVectorsLoad(b *testing.B) {
 	runtime.GC()
 	runtime.ReadMemStats(&after)
 	b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/(1<<20), "heap-MiB")
-	b.ReportMetric(float64(len(wordVectors.rows)), "words")
+	b.ReportMetric(float64(len(wordVectors.starts)), "words")
 }

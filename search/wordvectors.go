@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"io"
 	"math"
+	"sort"
 	"strings"
 	"sync"
 )
@@ -19,13 +20,15 @@ import (
 //go:embed wordvectors.gz
 var wordVectorsGz []byte
 
-// wordVectors is wordVectorsGz unpacked, on first use (~4 MB).
+// wordVectors is wordVectorsGz unpacked, on first use (~4 MB): the sorted
+// words in one string, and each word's scale and values by its rank.
 var wordVectors struct {
 	once   sync.Once
 	dims   int
-	rows   map[string]int32 // word -> row
-	scales []float32        // per row
-	values []int8           // dims per row
+	words  string   // the words, sorted, each followed by '\n'
+	starts []uint32 // offset of each word in words
+	scales []float32
+	values []int8 // dims per word
 }
 
 func loadWordVectors() {
@@ -43,13 +46,18 @@ func loadWordVectors() {
 	if n <= 0 || dims <= 0 || len(data) != blockLen+n*4+n*dims {
 		return
 	}
-	words := strings.Split(strings.TrimSuffix(string(data[:blockLen]), "\n"), "\n")
-	if len(words) != n {
-		return
+	words := string(data[:blockLen])
+	starts := make([]uint32, 0, n)
+	for off := 0; off < len(words); {
+		starts = append(starts, uint32(off))
+		nl := strings.IndexByte(words[off:], '\n')
+		if nl < 0 {
+			return
+		}
+		off += nl + 1
 	}
-	rows := make(map[string]int32, n)
-	for i, w := range words {
-		rows[w] = int32(i)
+	if len(starts) != n {
+		return
 	}
 	scales := make([]float32, n)
 	for i := range scales {
@@ -60,7 +68,8 @@ func loadWordVectors() {
 	for i, b := range raw {
 		values[i] = int8(b)
 	}
-	wordVectors.dims, wordVectors.rows, wordVectors.scales, wordVectors.values = dims, rows, scales, values
+	wordVectors.dims, wordVectors.words, wordVectors.starts = dims, words, starts
+	wordVectors.scales, wordVectors.values = scales, values
 }
 
 // wordVectorDims is the length of a word vector; 0 when there are none.
@@ -73,8 +82,14 @@ func wordVectorDims() int {
 // returns it), -1 when it has none.
 func wordVectorRow(word string) int32 {
 	wordVectors.once.Do(loadWordVectors)
-	if row, ok := wordVectors.rows[word]; ok {
-		return row
+	words, starts := wordVectors.words, wordVectors.starts
+	wordAt := func(i int) string {
+		end := strings.IndexByte(words[starts[i]:], '\n')
+		return words[starts[i] : int(starts[i])+end]
+	}
+	i := sort.Search(len(starts), func(i int) bool { return wordAt(i) >= word })
+	if i < len(starts) && wordAt(i) == word {
+		return int32(i)
 	}
 	return -1
 }
