@@ -32,7 +32,7 @@ import (
 
 func main() {
 	var (
-		tasksPath = flag.String("tasks", livemcpbench.DevTasks, `tasks: "dev", "short", "everyday", or a JSON file in LiveMCPBench's format`)
+		tasksPath = flag.String("tasks", livemcpbench.DevTasks, `tasks: "dev", "short", "everyday", "fresh", or a JSON file in LiveMCPBench's format`)
 		toolsPath = flag.String("tools", "", "a tools.json in LiveMCPBench's format (default: the embedded catalog)")
 		verbose   = flag.Bool("v", false, "list the tasks whose first result is not a gold tool")
 	)

@@ -29,6 +29,9 @@ var tasksShortJSON []byte
 //go:embed data/tasks-everyday.json
 var tasksEverydayJSON []byte
 
+//go:embed data/tasks-fresh.json
+var tasksFreshJSON []byte
+
 // Server is one upstream MCP server of the catalog.
 type Server struct {
 	// Domain is the server key made a valid gateway domain name.
@@ -88,11 +91,15 @@ const (
 	// written without sight of the search code and avoiding the tools' own
 	// words: a check that what is tuned on the other sets carries over.
 	EverydayTasks = "everyday"
+	// FreshTasks are short single-tool requests for 70 other tools drawn at
+	// random, written without sight of the search code in plain everyday
+	// words (neither copying nor avoiding the tools' own): a blind stand-in
+	// for short everyday requests.
+	FreshTasks = "fresh"
 )
 
-// Tasks returns an embedded task set (DevTasks, ShortTasks or
-// EverydayTasks), or the
-// tasks in the file at path.
+// Tasks returns an embedded task set (DevTasks, ShortTasks, EverydayTasks
+// or FreshTasks), or the tasks in the file at path.
 func Tasks(path string) ([]Task, error) {
 	var data []byte
 	switch path {
@@ -102,6 +109,8 @@ func Tasks(path string) ([]Task, error) {
 		data = tasksShortJSON
 	case EverydayTasks:
 		data = tasksEverydayJSON
+	case FreshTasks:
+		data = tasksFreshJSON
 	default:
 		var err error
 		if data, err = os.ReadFile(path); err != nil {
