@@ -42,16 +42,22 @@ func loadGlossary() {
 		return
 	}
 	text := string(data)
-	lines := make([]uint32, 0, bytes.Count(data, []byte{'\n'}))
+	glossary.text, glossary.lines = text, lineStarts(text)
+}
+
+// lineStarts returns the offset of each line of text (a last line without
+// a newline included).
+func lineStarts(text string) []uint32 {
+	starts := make([]uint32, 0, strings.Count(text, "\n")+1)
 	for off := 0; off < len(text); {
-		lines = append(lines, uint32(off))
+		starts = append(starts, uint32(off))
 		nl := strings.IndexByte(text[off:], '\n')
 		if nl < 0 {
 			break
 		}
 		off += nl + 1
 	}
-	glossary.text, glossary.lines = text, lines
+	return starts
 }
 
 // glossOf returns the glossary's English for a Chinese word.

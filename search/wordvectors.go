@@ -47,16 +47,8 @@ func loadWordVectors() {
 		return
 	}
 	words := string(data[:blockLen])
-	starts := make([]uint32, 0, n)
-	for off := 0; off < len(words); {
-		starts = append(starts, uint32(off))
-		nl := strings.IndexByte(words[off:], '\n')
-		if nl < 0 {
-			return
-		}
-		off += nl + 1
-	}
-	if len(starts) != n {
+	starts := lineStarts(words)
+	if len(starts) != n || !strings.HasSuffix(words, "\n") {
 		return
 	}
 	scales := make([]float32, n)
