@@ -377,9 +377,9 @@ type activeTerm struct {
 // few places, closeness in meaning reorders the hits (see meaning.go). A
 // request of several steps ("read the sheet, plot it, then save the
 // chart") is also ranked step by step, and the rankings merged (see
-// searchSteps). It
-// returns the hits of the requested page, best first (ties in document
-// order), and how many documents matched in all.
+// searchSteps). It returns the hits of the requested page, best first
+// (ties in document order unless meaning tells them apart), and how many
+// documents matched in all.
 func (ix *Index) Search(req Request) (hits []Hit, total int) {
 	if steps := splitSteps(req.Text); len(steps) > 1 {
 		return ix.searchSteps(req, steps)

@@ -41,7 +41,8 @@ const (
 )
 
 // buildMeanings gives each document its meaning vector, normalised and
-// stored as int8 (see meaningOf). Documents with no known word get none.
+// stored as int8 (see quantizeUnit). Documents with no known word get
+// none.
 func (ix *Index) buildMeanings(docs []Document) {
 	dims := wordVectorDims()
 	if dims == 0 {

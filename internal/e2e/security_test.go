@@ -27,6 +27,15 @@ func basic(user, password string) string {
 // rawPost sends one JSON-RPC message to the gateway and returns the status.
 func rawPost(t *testing.T, url string, headers map[string]string, body string) int {
 	t.Helper()
+	code, _ := postFor(t, url, headers, body)
+	return code
+}
+
+// postFor sends one JSON-RPC message to the gateway ("Host" in headers
+// sets the request's host) and returns the status and the answer's
+// headers.
+func postFor(t *testing.T, url string, headers map[string]string, body string) (int, http.Header) {
+	t.Helper()
 	req, _ := http.NewRequest("POST", url, strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
@@ -42,7 +51,7 @@ func rawPost(t *testing.T, url string, headers map[string]string, body string) i
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	return resp.StatusCode
+	return resp.StatusCode, resp.Header
 }
 
 const listTools = `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
@@ -269,24 +278,6 @@ func TestTLSExample(t *testing.T) {
 // initializeMessage opens a session; each one is a request of its own.
 const initializeMessage = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"ratelimit-test","version":"1"}}}`
 
-// postFor sends one JSON-RPC message and returns the status and the
-// Retry-After header.
-func postFor(t *testing.T, url string, headers map[string]string, body string) (int, string) {
-	t.Helper()
-	req, _ := http.NewRequest("POST", url, strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	for k, v := range headers {
-		req.Header.Set(k, v)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	return resp.StatusCode, resp.Header.Get("Retry-After")
-}
-
 // TestRateLimitExample runs examples/security/ratelimit.Caddyfile with
 // github.com/mholt/caddy-ratelimit built in: a user over the per-user
 // limit gets 429 with Retry-After while another user from the same
@@ -313,18 +304,18 @@ func TestRateLimitExample(t *testing.T) {
 
 	// alice spends her limit; the next request is refused.
 	for i := range userEvents {
-		if code, _ := postFor(t, url, alice, initializeMessage); code != http.StatusOK {
+		if code := rawPost(t, url, alice, initializeMessage); code != http.StatusOK {
 			t.Fatalf("alice's request %d of %d allowed: %d, want 200", i+1, userEvents, code)
 		}
 		requests++
 	}
-	code, retryAfter := postFor(t, url, alice, initializeMessage)
+	code, answer := postFor(t, url, alice, initializeMessage)
 	requests++
 	if code != http.StatusTooManyRequests {
 		t.Fatalf("alice over her limit: %d, want 429", code)
 	}
-	if secs, err := strconv.Atoi(retryAfter); err != nil || secs < 1 || secs > 60 {
-		t.Errorf("Retry-After %q, want 1 to 60 seconds", retryAfter)
+	if secs, err := strconv.Atoi(answer.Get("Retry-After")); err != nil || secs < 1 || secs > 60 {
+		t.Errorf("Retry-After %q, want 1 to 60 seconds", answer.Get("Retry-After"))
 	}
 	// An MCP client sees the refusal as an error, not a hang.
 	a := testenv.StartTSClient(t)
@@ -350,7 +341,7 @@ func TestRateLimitExample(t *testing.T) {
 	if code := rawPost(t, url, nil, listTools); code != http.StatusTooManyRequests {
 		t.Errorf("request %d from the address without credentials: %d, want 429", addressEvents+1, code)
 	}
-	if code, _ := postFor(t, url, bob, initializeMessage); code != http.StatusTooManyRequests {
+	if code := rawPost(t, url, bob, initializeMessage); code != http.StatusTooManyRequests {
 		t.Errorf("bob from the flooded address: %d, want 429", code)
 	}
 }
