@@ -41,8 +41,9 @@ const (
 )
 
 // buildMeanings gives each document its meaning vector, normalised and
-// stored as int8 (see quantizeUnit). Documents with no known word get
-// none.
+// stored as int8 (see quantizeUnit), from its name, title, the opening of
+// its description and their English gloss (see englishGloss). Documents
+// with no known word get none.
 func (ix *Index) buildMeanings(docs []Document) {
 	dims := wordVectorDims()
 	if dims == 0 {
@@ -64,8 +65,10 @@ func (ix *Index) buildMeanings(docs []Document) {
 		if len(text) > meaningTextBytes {
 			text = text[:meaningTextBytes]
 		}
+		text = docs[i].Name + " " + docs[i].Title + " " + text
+		text += " " + englishGloss(text) // Chinese tool text means its English
 		found := false
-		for _, w := range Words(docs[i].Name + " " + docs[i].Title + " " + text) {
+		for _, w := range Words(text) {
 			info, ok := seen[w]
 			if !ok {
 				info = wordInfo{row: wordVectorRow(w), weight: ix.wordWeight(w)}
@@ -184,11 +187,35 @@ func (ix *Index) rerankByMeaning(hits []Hit, text string) {
 		return
 	}
 	tail := hits[lexicalHead:min(len(hits), meaningDepth)]
+	similar := ix.similarities(query, tail)
 	fused := make(map[int]float64, len(tail))
-	for _, h := range tail {
-		fused[h.Doc] = h.Score/hits[0].Score + meaningWeight*ix.similarity(query, h.Doc)
+	for i, h := range tail {
+		fused[h.Doc] = h.Score/hits[0].Score + meaningWeight*similar[i]
 	}
 	slices.SortStableFunc(tail, func(a, b Hit) int { return cmpDesc(fused[a.Doc], fused[b.Doc]) })
+}
+
+// similarities are the hits' similarities to the query. A document
+// without a meaning vector (no word of it is known: text in a script the
+// vectors do not cover) gets the mean of the others', neither raised nor
+// sunk by what cannot be measured.
+func (ix *Index) similarities(query []float32, hits []Hit) []float64 {
+	out := make([]float64, len(hits))
+	var sum float64
+	known := 0
+	for i, h := range hits {
+		if ix.meaningScales[h.Doc] != 0 {
+			out[i] = ix.similarity(query, h.Doc)
+			sum += out[i]
+			known++
+		}
+	}
+	for i, h := range hits {
+		if ix.meaningScales[h.Doc] == 0 && known > 0 {
+			out[i] = sum / float64(known)
+		}
+	}
+	return out
 }
 
 // cmpDesc orders larger values first.

@@ -154,3 +154,35 @@ func TestMeaningPagesAreSlicesOfOneOrder(t *testing.T) {
 		t.Errorf("pages do not join into the whole ranking:\n%v\n%v", paged, all)
 	}
 }
+
+func TestMeaningOfChineseToolsComesFromTheirGloss(t *testing.T) {
+	docs := []Document{
+		{Name: "tianqi", Description: "获取城市的天气预报"}, // get a city's weather forecast
+		{Name: "yinyue", Description: "播放音乐"},      // play music
+	}
+	ix := NewIndex(docs)
+	if ix.meaningScales[0] == 0 || ix.meaningScales[1] == 0 {
+		t.Fatal("a tool described in Chinese has no meaning vector")
+	}
+	q := ix.queryMeaning("will it rain in the city tomorrow")
+	if weather, music := ix.similarity(q, 0), ix.similarity(q, 1); weather <= music {
+		t.Errorf("rain is as close to the music tool (%.2f) as to the weather one (%.2f)", music, weather)
+	}
+}
+
+func TestToolsWithoutMeaningAreNeitherRaisedNorSunk(t *testing.T) {
+	docs := []Document{
+		{Name: "weather_forecast", Description: "Get the weather forecast."},
+		{Name: "play_music", Description: "Play a song."},
+		{Name: "pogoda", Description: "Получить прогноз погоды."}, // no word with a vector
+	}
+	ix := NewIndex(docs)
+	if ix.meaningScales[2] != 0 {
+		t.Fatal("the Russian-only tool has a meaning vector; the test needs one without")
+	}
+	q := ix.queryMeaning("weather tomorrow")
+	got := ix.similarities(q, []Hit{{Doc: 0}, {Doc: 2}, {Doc: 1}})
+	if mean := (got[0] + got[2]) / 2; math.Abs(got[1]-mean) > 1e-9 || got[0] <= got[2] {
+		t.Errorf("similarities %v: want the vector-less tool at the mean %.3f of the others", got, mean)
+	}
+}
