@@ -46,11 +46,18 @@ func (v *view) executeTool(ctx context.Context, req *mcp.CallToolRequest) (res *
 	if msg := validateArguments(t, arguments); msg != "" {
 		return errorResult(ErrInvalidArguments, msg), nil
 	}
-	if t.Domain.State != StateReady && t.Domain.State != StateConnecting {
+	state := t.Domain.State
+	if t.Domain.upstream != nil {
+		// The upstream's state now: the catalog is rebuilt a moment after
+		// the upstream changes, and a call right after a reconnect must not
+		// be refused on the catalog's word that it is still down.
+		state = t.Domain.upstream.Status().State
+	}
+	if state != StateReady && state != StateConnecting {
 		if t.Domain.upstream != nil {
 			t.Domain.upstream.RetrySoon() // a model wants it back
 		}
-		return errorResult(ErrUnavailable, unavailableMessage(t, t.Domain.State)), nil
+		return errorResult(ErrUnavailable, unavailableMessage(t, state)), nil
 	}
 	res, err = v.g.callTool(ctx, req, t, arguments)
 	if err != nil {
