@@ -5,11 +5,12 @@ import (
 )
 
 // locatorWords describes the file paths and URLs of a query in the words
-// tool descriptions use for them: a path is a file of some format
-// ("/root/word/exchange.docx" gives "file word document exchange"), a URL
-// a web address on some site ("https://www.youtube.com/watch?v=x" gives
-// "url youtube"). The words of the path or URL itself stay in the query;
-// these are added.
+// tool descriptions use for them. A path names a file of some format
+// ("/root/word/exchange.docx" gives "file word document exchange"), a
+// directory ("~/projects/" gives "directory") or, with no extension,
+// either ("./notes/todo" gives "path todo"); a URL is a web address on
+// some site ("https://www.youtube.com/watch?v=x" gives "url youtube").
+// The words of the path or URL itself stay in the query; these are added.
 func locatorWords(text string) string {
 	if !strings.ContainsAny(text, "/\\.") {
 		return ""
@@ -48,7 +49,9 @@ func describeLocator(tok string) (string, bool) {
 	case isPath && name == "":
 		return "directory", true
 	case isPath:
-		return "file " + name, true
+		// No extension: a directory ("~/code/webapp") as often as a file
+		// ("/etc/hosts"). "path" is the word both kinds of tool use.
+		return "path " + name, true
 	case hasExt && known && base != "" && !isLibraryName(base, ext):
 		return "file " + kind + " " + base, true
 	case hasExt && !strings.ContainsAny(tok, "/\\") && topLevelDomains[strings.ToLower(ext)] && isHostName(tok):
