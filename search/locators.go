@@ -48,6 +48,8 @@ func describeLocator(tok string) (string, bool) {
 		return "file " + kind + " " + base, true
 	case isPath && name == "":
 		return "directory", true
+	case isPath && hasExt:
+		return "file " + name, true
 	case isPath:
 		// No extension: a directory ("~/code/webapp") as often as a file
 		// ("/etc/hosts"). "path" is the word both kinds of tool use.

@@ -16,6 +16,7 @@ func TestLocatorWords(t *testing.T) {
 		"list ~/projects/":                           "directory",
 		"open ./notes/todo":                          "path todo",
 		"the last 5 commits in ~/code/webapp":        "path webapp",
+		"load /srv/dumps/orders.bak":                 "file orders.bak",
 		"prices on amazon.com":                       "url amazon",
 		"news from bbc.co.uk.":                       "url bbc",
 		"a Node.js server reading app.js":            "file javascript code app",
