@@ -93,8 +93,8 @@ const (
 	EverydayTasks = "everyday"
 	// FreshTasks are short single-tool requests for 70 other tools drawn at
 	// random, written without sight of the search code in plain everyday
-	// words (neither copying nor avoiding the tools' own): a blind stand-in
-	// for short everyday requests.
+	// words (neither copying nor avoiding the tools' own): a stand-in for
+	// short everyday requests, written blind to the search's tuning.
 	FreshTasks = "fresh"
 )
 
