@@ -9,6 +9,7 @@
 //	go run ./bench/retrieval                      the development tasks
 //	go run ./bench/retrieval -tasks short         short everyday requests
 //	go run ./bench/retrieval -tasks everyday      requests for 80 random tools, written blind
+//	go run ./bench/retrieval -tasks blind         short requests for 70 tools, never tuned on
 //	go run ./bench/retrieval -tasks held-out.json -v
 package main
 
@@ -32,7 +33,7 @@ import (
 
 func main() {
 	var (
-		tasksPath = flag.String("tasks", livemcpbench.DevTasks, `tasks: "dev", "short", "everyday", "fresh", or a JSON file in LiveMCPBench's format`)
+		tasksPath = flag.String("tasks", livemcpbench.DevTasks, `tasks: "dev", "short", "everyday", "fresh", "blind", or a JSON file in LiveMCPBench's format`)
 		toolsPath = flag.String("tools", "", "a tools.json in LiveMCPBench's format (default: the embedded catalog)")
 		verbose   = flag.Bool("v", false, "list the tasks whose first result is not a gold tool")
 	)
