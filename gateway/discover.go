@@ -318,7 +318,22 @@ func noMatchNote(c *Catalog, query string, domain *Domain) string {
 	if close := suggestDomains(c, query); len(close) > 0 {
 		msg += " Close domains: " + strings.Join(close, ", ") + "."
 	}
-	return msg + " Try other words, or browse a domain: " + strings.Join(c.DomainNames(), ", ") + "."
+	return msg + " Try other words, or browse a domain: " + domainList(c) + "."
+}
+
+// maxListedDomains bounds the domains an error or a note names: a
+// gateway in front of hundreds of servers would otherwise spend a
+// thousand tokens of the model's context on every miss.
+const maxListedDomains = 20
+
+// domainList names the catalog's domains, the first maxListedDomains of
+// them when there are more, saying how to see the rest.
+func domainList(c *Catalog) string {
+	names := c.DomainNames()
+	if len(names) <= maxListedDomains {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more (discover_tools() lists them all)", strings.Join(names[:maxListedDomains], ", "), len(names)-maxListedDomains)
 }
 
 func suggestDomains(c *Catalog, name string) []string {
@@ -335,7 +350,7 @@ func unknownDomainMessage(c *Catalog, name string) string {
 	if close := suggestDomains(c, name); len(close) > 0 {
 		msg += " Did you mean " + orList(quoteAll(close)) + "?"
 	}
-	return msg + " Available domains: " + strings.Join(c.DomainNames(), ", ")
+	return msg + " Available domains: " + domainList(c)
 }
 
 func unknownGroupMessage(d *Domain, name string) string {

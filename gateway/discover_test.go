@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -203,5 +204,20 @@ func TestDescriptionOverride(t *testing.T) {
 	res := callJSON[searchResponse](t, tg, DiscoverToolsName, map[string]any{"query": "employer"})
 	if len(res.Results) != 1 {
 		t.Errorf("search for a word only the override has = %+v", res.Results)
+	}
+}
+
+func TestDomainListIsBounded(t *testing.T) {
+	few := &Catalog{Domains: []*Domain{{Name: "crm"}, {Name: "docs"}}}
+	if got := domainList(few); got != "crm, docs" {
+		t.Errorf("domainList of two domains = %q", got)
+	}
+	many := &Catalog{}
+	for i := range maxListedDomains + 5 {
+		many.Domains = append(many.Domains, &Domain{Name: fmt.Sprintf("d%02d", i)})
+	}
+	got := domainList(many)
+	if !strings.HasPrefix(got, "d00, d01, ") || !strings.Contains(got, "d19 and 5 more (discover_tools() lists them all)") || strings.Contains(got, "d20") {
+		t.Errorf("domainList of %d domains = %q", len(many.Domains), got)
 	}
 }
