@@ -73,7 +73,7 @@ func TestSoakSessions(t *testing.T) {
 	// connection, maps and pools grown once, the profiler's records of the
 	// code paths, and the Go runtime's goroutine descriptors, which it
 	// keeps for reuse once a program has had that many goroutines (about
-	// 4,000 here; under the race detector they held 2-4 MiB after a
+	// 4,000 here; under the race detector they held 1-4 MiB after a
 	// smaller warm-up). Then measure where things start.
 	const sessions = 1000
 	closeAll(openAll(sessions))
