@@ -146,6 +146,7 @@ type Index struct {
 	domainPostings map[int32][]posting
 
 	docNameLen    []uint8           // per document: distinct terms in its name (at most 255)
+	docIntent     []intent          // per document: whether it reads or changes (see toolIntent)
 	docDomain     []int32           // per document: its domain's id
 	domainsByTerm map[int32][]int32 // the domains whose names hold a term
 	numDomains    int
@@ -166,6 +167,7 @@ func NewIndex(docs []Document) *Index {
 		stems:         newStemCache(),
 		vocab:         make(map[string]int32),
 		docNameLen:    make([]uint8, len(docs)),
+		docIntent:     make([]intent, len(docs)),
 		docDomain:     make([]int32, len(docs)),
 		domainsByTerm: make(map[int32][]int32),
 	}
@@ -201,6 +203,7 @@ func NewIndex(docs []Document) *Index {
 				withField[f]++
 			}
 		}
+		ix.docIntent[i] = toolIntent(docs[i].Name, docs[i].Description)
 		ix.docNameLen[i] = uint8(min(len(distinct(docTerms[i][fieldName])), 255))
 		d, ok := domains[docs[i].Domain]
 		if !ok {
@@ -384,11 +387,12 @@ func (ix *Index) Search(req Request) (hits []Hit, total int) {
 	if steps := splitSteps(req.Text); len(steps) > 1 {
 		return ix.searchSteps(req, steps)
 	}
-	return ix.rank(req)
+	return ix.rank(req, requestIntent(req.Text))
 }
 
-// rank is Search for one ranking of the whole text.
-func (ix *Index) rank(req Request) (hits []Hit, total int) {
+// rank is Search for one ranking of the whole text; tools of the other
+// kind than asked score less (see intent.go).
+func (ix *Index) rank(req Request, asked intent) (hits []Hit, total int) {
 	qterms, words := ix.parse(req.Text, req.Required)
 	if len(qterms) == 0 {
 		return nil, 0
@@ -455,6 +459,9 @@ func (ix *Index) rank(req Request) (hits []Hit, total int) {
 		if n := ix.docNameLen[d]; n > 0 {
 			// The share of the tool's name the query spells out.
 			s += nameCoverageBonus * sc.name[d] / float64(n)
+		}
+		if asked != intentUnknown && ix.docIntent[d] == -asked {
+			s *= 1 - intentPenalty
 		}
 		if keep <= 0 {
 			continue

@@ -49,7 +49,7 @@ func lexical(ix *Index) *Index {
 	return &Index{
 		n: ix.n, stems: ix.stems, vocab: ix.vocab, terms: ix.terms, byPrefix: ix.byPrefix,
 		deletes: ix.deletes, postings: ix.postings, domainPostings: ix.domainPostings,
-		docNameLen: ix.docNameLen, docDomain: ix.docDomain, domainsByTerm: ix.domainsByTerm,
+		docNameLen: ix.docNameLen, docIntent: ix.docIntent, docDomain: ix.docDomain, domainsByTerm: ix.domainsByTerm,
 		numDomains: ix.numDomains,
 	}
 }
@@ -69,7 +69,7 @@ var fileTools = []Document{
 func TestMeaningBringsUpTheToolForTheJob(t *testing.T) {
 	ix := NewIndex(fileTools)
 	rank := func(ix *Index) int {
-		hits, _ := ix.Search(Request{Text: "show me what my essay file says", Limit: 8})
+		hits, _ := ix.Search(Request{Text: "read me my essay file", Limit: 8})
 		for i, h := range hits {
 			if fileTools[h.Doc].Name == "file_text" {
 				return i
@@ -85,7 +85,7 @@ func TestMeaningBringsUpTheToolForTheJob(t *testing.T) {
 
 func TestMeaningKeepsTheLexicalHeadAndTheHits(t *testing.T) {
 	ix := NewIndex(fileTools)
-	for _, q := range []string{"show me what my essay file says", "file", "move the file to the archive", "文件", "zzzz file"} {
+	for _, q := range []string{"read me my essay file", "file", "move the file to the archive", "文件", "zzzz file"} {
 		got, totalWith := ix.Search(Request{Text: q, Limit: 8})
 		want, totalWithout := lexical(ix).Search(Request{Text: q, Limit: 8})
 		if totalWith != totalWithout || len(got) != len(want) {
@@ -141,10 +141,10 @@ func TestMeaningPagesAreSlicesOfOneOrder(t *testing.T) {
 	}
 	docs = append(docs, fileTools...)
 	ix := NewIndex(docs)
-	all, total := ix.Search(Request{Text: "show me what my essay file says", Limit: 50})
+	all, total := ix.Search(Request{Text: "read me my essay file", Limit: 50})
 	var paged []Hit
 	for off := 0; off < 50; off += 7 {
-		page, tot := ix.Search(Request{Text: "show me what my essay file says", Offset: off, Limit: min(7, 50-off)})
+		page, tot := ix.Search(Request{Text: "read me my essay file", Offset: off, Limit: min(7, 50-off)})
 		if tot != total {
 			t.Fatalf("page at %d: total %d, want %d", off, tot, total)
 		}

@@ -1,0 +1,152 @@
+package search
+
+import (
+	"strings"
+
+	"github.com/kljensen/snowball/english"
+)
+
+// Asking and acting. A request that asks ("what's on slide 3?", "show me
+// the console errors") wants a tool that reads or reports: get_slide_info,
+// not add_slide, though both share its words. A request that acts ("put
+// the chart on slide 2", "type the address into the field") wants a tool
+// that does or makes something: changes a document, drives a browser,
+// converts a file. The request's first word says which it is
+// (requestIntent), and the verbs of a tool's name, or failing those the
+// first verb of its description, say which kind of tool it is
+// (toolIntent). A tool of the other kind keeps 1-intentPenalty of its
+// score. A request or a tool that says neither, or both, ranks as before.
+//
+// Measured with go run ./bench/retrieval on LiveMCPBench's tools, Hit@1
+// rose on every set of short requests (short 0.829 to 0.843, everyday 0.475
+// to 0.537, fresh 0.557 to 0.614, blind 0.671 to 0.700) and dev Hit@5 from
+// 0.841 to 0.864; dev Hit@1 lost one task (0.500 to 0.477). The penalty
+// was chosen among 0.1 to 0.5 on dev, short, everyday and fresh; from 0.3
+// up the figures barely move.
+const intentPenalty = 0.4
+
+// intent is what a request asks of a tool, or what a tool does.
+type intent int8
+
+const (
+	intentUnknown intent = 0
+	intentRead    intent = 1
+	intentChange  intent = -1
+)
+
+// readingWords, in a tool's name, say it reads or reports something:
+// get_slide_info, list_projects, git_status, playwright_console_logs.
+var readingWords = wordSet(`get list read show search fetch view find query
+	lookup look check describe count status info inspect analyze analyse
+	explain preview summarize summary stats statistics logs log history
+	compare diff validate exists browse retrieve load details detail overview`)
+
+// changingWords, in a tool's name, say it changes something; first in a
+// request, they ask for a change.
+var changingWords = wordSet(`create add delete remove update set write edit
+	move insert apply make generate build clear rename start stop end kill
+	switch approve mark upload send post put patch push commit reset merge
+	copy format replace save new append modify change install uninstall drop
+	destroy close click fill press select hover drag navigate run execute
+	evaluate launch schedule book publish share assign enable disable archive
+	restore undo protect unprotect populate manage optimize transform resize
+	crop rotate draw plot convert stage remember forget discard type restyle
+	combine`)
+
+// askingWords, first in a request, make it a question or ask to be shown
+// something.
+var askingWords = wordSet(`what which who whom whose when where why how is
+	are was were does do did has have show list tell display view see`)
+
+// leadingWords come before the word that says what a request wants
+// ("please", "can you", "I want to", "let's").
+var leadingWords = wordSet(`please can could would will you i want to need
+	help me let lets s`)
+
+// descriptionLeadingWords come before the verb of a tool's description
+// ("This tool creates", "A tool that lists", "Allows you to delete").
+var descriptionLeadingWords = wordSet(`this a an the tool that which will can
+	you to use used it allows lets helps`)
+
+// Stems of the verbs, for a description's inflected first verb ("Gets",
+// "Creates", "Retrieves").
+var (
+	readingStems  = stemSet(readingWords, "return retrieve obtain")
+	changingStems = stemSet(changingWords, "")
+)
+
+// toolIntent is what a tool does, by the verbs of its name, or if its name
+// has none (pdf_merger, whois_domain), by the first verb of its
+// description.
+func toolIntent(name, description string) intent {
+	reads, changes := false, false
+	for _, w := range Words(name) {
+		reads = reads || readingWords[w]
+		changes = changes || changingWords[w]
+	}
+	switch {
+	case reads && !changes:
+		return intentRead
+	case changes && !reads:
+		return intentChange
+	case reads && changes:
+		return intentUnknown
+	}
+	words := Words(description)
+	i := 0
+	for i < len(words) && descriptionLeadingWords[words[i]] {
+		i++
+	}
+	if i == len(words) {
+		return intentUnknown
+	}
+	switch stem := english.Stem(words[i], false); {
+	case readingStems[stem] && !changingStems[stem]:
+		return intentRead
+	case changingStems[stem] && !readingStems[stem]:
+		return intentChange
+	}
+	return intentUnknown
+}
+
+// requestIntent is what a request asks for, by its first word past the
+// leading ones: a question word or "show" asks to read, a verb of change
+// asks for a change; otherwise a request ending in "?" asks to read.
+func requestIntent(text string) intent {
+	words := Words(text)
+	i := 0
+	for i < len(words) && leadingWords[words[i]] {
+		i++
+	}
+	if i < len(words) {
+		switch w := words[i]; {
+		case askingWords[w]:
+			return intentRead
+		case changingWords[w]:
+			return intentChange
+		}
+	}
+	if strings.HasSuffix(strings.TrimSpace(text), "?") {
+		return intentRead
+	}
+	return intentUnknown
+}
+
+func wordSet(words string) map[string]bool {
+	set := make(map[string]bool)
+	for _, w := range strings.Fields(words) {
+		set[w] = true
+	}
+	return set
+}
+
+func stemSet(words map[string]bool, more string) map[string]bool {
+	set := make(map[string]bool)
+	for w := range words {
+		set[english.Stem(w, false)] = true
+	}
+	for _, w := range strings.Fields(more) {
+		set[english.Stem(w, false)] = true
+	}
+	return set
+}

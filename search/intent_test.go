@@ -1,0 +1,78 @@
+package search
+
+import "testing"
+
+func TestRequestIntent(t *testing.T) {
+	for text, want := range map[string]intent{
+		"What's on slide 3 of my presentation?":     intentRead,
+		"how many slides does deck.pptx have":       intentRead,
+		"Show me the JavaScript errors on the page": intentRead,
+		"Can you tell me who owns example.com":      intentRead,
+		"Anything new on Hacker News today?":        intentRead,
+		"Put chart.svg onto slide 2":                intentChange,
+		"please rename report.docx to final.docx":   intentChange,
+		"I want to delete the draft note":           intentChange,
+		"Let's create a new folder called invoices": intentChange,
+		"Bitcoin price":                             intentUnknown,
+		"find flights from Paris to Rome":           intentUnknown,
+		"":                                          intentUnknown,
+		"please":                                    intentUnknown,
+		"八字 of a boy born on August 8, 2008":        intentUnknown,
+	} {
+		if got := requestIntent(text); got != want {
+			t.Errorf("requestIntent(%q) = %d, want %d", text, got, want)
+		}
+	}
+}
+
+func TestToolIntent(t *testing.T) {
+	for _, c := range []struct {
+		name, description string
+		want              intent
+	}{
+		{"get_slide_info", "Get information about a slide.", intentRead},
+		{"listMemoryProjects", "", intentRead},
+		{"playwright_console_logs", "Retrieve the browser's console logs.", intentRead},
+		{"add_slide", "Add a slide.", intentChange},
+		{"delete_entities", "Delete entities from the knowledge graph.", intentChange},
+		// No verb in the name: the description's first verb decides,
+		// past "This tool", "A tool that" and the like.
+		{"pdf_merger", "Merges several PDF files into one.", intentChange},
+		{"trial_getter", "Fetches the details of a clinical trial.", intentRead},
+		{"whois_domain", "This tool returns the registration record of a domain.", intentRead},
+		{"canvas", "A tool that creates a canvas file.", intentChange},
+		// Both kinds, or neither: unknown.
+		{"get_or_create_user", "Get a user, creating it if needed.", intentUnknown},
+		{"chroma_cqt", "Constant-Q chromagram of an audio signal.", intentUnknown},
+		{"", "", intentUnknown},
+	} {
+		if got := toolIntent(c.name, c.description); got != c.want {
+			t.Errorf("toolIntent(%q, %q) = %d, want %d", c.name, c.description, got, c.want)
+		}
+	}
+}
+
+// A question ranks the tool that reports above the one that changes, and
+// a command the other way round, where both match the request's words.
+func TestIntentOrdersReadingAndChangingTools(t *testing.T) {
+	docs := []Document{
+		{Name: "add_slide", Description: "Add a slide to a presentation, after a given slide number."},
+		{Name: "get_slide_info", Description: "Get detailed information about one slide: its layout, shapes and text."},
+		{Name: "delete_slide", Description: "Delete a slide from a presentation by its number."},
+	}
+	ix := NewIndex(docs)
+	for query, want := range map[string]string{
+		"What's on slide 3 of my presentation?": "get_slide_info",
+		"show me slide 3 of the presentation":   "get_slide_info",
+		"Remove slide 3 from my presentation":   "delete_slide",
+	} {
+		hits, _ := ix.Search(Request{Text: query, Limit: 3})
+		if len(hits) == 0 || docs[hits[0].Doc].Name != want {
+			var got []string
+			for _, h := range hits {
+				got = append(got, docs[h.Doc].Name)
+			}
+			t.Errorf("%q ranks %v, want %s first", query, got, want)
+		}
+	}
+}
