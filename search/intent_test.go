@@ -41,8 +41,11 @@ func TestToolIntent(t *testing.T) {
 		{"trial_getter", "Fetches the details of a clinical trial.", intentRead},
 		{"whois_domain", "This tool returns the registration record of a domain.", intentRead},
 		{"canvas", "A tool that creates a canvas file.", intentChange},
-		// Both kinds, or neither: unknown.
-		{"get_or_create_user", "Get a user, creating it if needed.", intentUnknown},
+		// The name's first verb decides.
+		{"get_book", "", intentRead},
+		{"list_new_items", "", intentRead},
+		{"create_or_get_user", "", intentChange},
+		// Neither: unknown.
 		{"chroma_cqt", "Constant-Q chromagram of an audio signal.", intentUnknown},
 		{"", "", intentUnknown},
 	} {
