@@ -1,10 +1,6 @@
 package search
 
-import (
-	"strings"
-
-	"github.com/kljensen/snowball/english"
-)
+import "strings"
 
 // Asking and acting. A request that asks ("what's on slide 3?", "show me
 // the console errors") wants a tool that reads or reports: get_slide_info,
@@ -68,6 +64,10 @@ var leadingWords = wordSet(`please can could would will you i want to need
 var descriptionLeadingWords = wordSet(`this a an the tool that which will can
 	you to use used it allows lets helps`)
 
+// descriptionLead is how much of a description, in bytes, toolIntent
+// reads for its first verb.
+const descriptionLead = 120
+
 // Stems of the verbs, for a description's inflected first verb ("Gets",
 // "Creates", "Retrieves").
 var (
@@ -88,6 +88,9 @@ func toolIntent(name, description string) intent {
 			return intentChange
 		}
 	}
+	if len(description) > descriptionLead {
+		description = description[:descriptionLead]
+	}
 	words := Words(description)
 	i := 0
 	for i < len(words) && descriptionLeadingWords[words[i]] {
@@ -96,7 +99,7 @@ func toolIntent(name, description string) intent {
 	if i == len(words) {
 		return intentUnknown
 	}
-	switch stem := english.Stem(words[i], false); {
+	switch stem := stemWord(words[i]); {
 	case readingStems[stem] && !changingStems[stem]:
 		return intentRead
 	case changingStems[stem] && !readingStems[stem]:
@@ -139,10 +142,10 @@ func wordSet(words string) map[string]bool {
 func stemSet(words map[string]bool, more string) map[string]bool {
 	set := make(map[string]bool)
 	for w := range words {
-		set[english.Stem(w, false)] = true
+		set[stemWord(w)] = true
 	}
 	for _, w := range strings.Fields(more) {
-		set[english.Stem(w, false)] = true
+		set[stemWord(w)] = true
 	}
 	return set
 }
