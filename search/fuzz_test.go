@@ -1,13 +1,15 @@
 package search
 
 import (
+	"slices"
 	"testing"
 	"unicode/utf8"
 )
 
 // FuzzSearch throws arbitrary queries (and required words) at an index
 // holding several scripts: parsing and searching must never panic, and
-// every hit must be a real document.
+// every hit must be a real document; and the ASCII and Unicode ways of
+// splitting words must agree.
 //
 //	go test -fuzz FuzzSearch ./search/
 func FuzzSearch(f *testing.F) {
@@ -23,6 +25,7 @@ func FuzzSearch(f *testing.F) {
 		"\x00\xff\xfe", "ab\u0301c", "🙂🙂 emoji", "+ + +", "domain: group:", "getHTTP", "caf", "uberweisung",
 		"save to /root/a b/c.docx", "https://user@www.x.co.uk:80/p?q=1", "~/", "./.", "a.b.c.d.e", "Node.js", "amazon.com.",
 		"获取卡牌的图片 and 北京天氣", "𪚥𪚥𪚥", "YouTube iPhone HTMLParser", "picture save find",
+		"merge PDFs, URLs and IDs", "getIDs APIsList Ss", "open GitHub on https://GitHub.com/x",
 	} {
 		f.Add(seed, "x")
 	}
@@ -47,6 +50,10 @@ func FuzzSearch(f *testing.F) {
 			if !utf8.ValidString(w) || w == "" {
 				t.Fatalf("Words(%q) gave %q", query, w)
 			}
+		}
+		// A non-ASCII space forces the Unicode path without adding a word.
+		if isASCII(query) && !slices.Equal(asciiWords(query), Words(query+"\u00a0")) {
+			t.Fatalf("%q: ASCII path %q, Unicode path %q", query, asciiWords(query), Words(query+"\u00a0"))
 		}
 	})
 }

@@ -16,6 +16,8 @@ func TestWords(t *testing.T) {
 		"":                             nil,
 		"  --__..  ":                   nil,
 		"listAllS3Buckets":             {"list", "all", "s3", "buckets"},
+		"Merge these PDFs, not URLs":   {"merge", "these", "pdf", "not", "url"},
+		"getIDs":                       {"get", "id"},
 		"\x00\xff invalid utf8 \u200b": {"invalid", "utf8"},
 	} {
 		if got := Words(in); !slices.Equal(got, want) {
@@ -86,7 +88,7 @@ func TestSuggest(t *testing.T) {
 
 // TestWordsASCIIFastPath checks the ASCII path splits as the Unicode one.
 func TestWordsASCIIFastPath(t *testing.T) {
-	for _, in := range []string{"getHTTPResponse", "crm_people-search.v2", "listAllS3Buckets", "ABCDef", "a1B2c3", "  x  ", "HTTPServer2Go", "iPhone15Pro", "", "__"} {
+	for _, in := range []string{"getHTTPResponse", "crm_people-search.v2", "listAllS3Buckets", "ABCDef", "a1B2c3", "  x  ", "HTTPServer2Go", "iPhone15Pro", "", "__", "PDFs", "getIDs", "URLs2", "APIsList", "Ds", "s"} {
 		fast := asciiWords(in)
 		// A non-ASCII space forces the Unicode path without adding a word.
 		slow := Words(in + "\u00a0")

@@ -24,6 +24,9 @@ func Words(text string) []string {
 	var cur []rune
 	flush := func() {
 		if len(cur) > 0 {
+			if w := string(cur); isAcronymPlural(w) {
+				cur = cur[:len(cur)-1]
+			}
 			words = append(words, strings.ToLower(string(cur)))
 			cur = cur[:0]
 		}
@@ -60,6 +63,9 @@ func asciiWords(text string) []string {
 		if start < 0 {
 			return
 		}
+		if isAcronymPlural(text[start:end]) {
+			end-- // "PDFs" is the word "pdf"
+		}
 		buf = append(buf[:0], text[start:end]...)
 		for i, c := range buf {
 			if 'A' <= c && c <= 'Z' {
@@ -81,7 +87,8 @@ func asciiWords(text string) []string {
 			prevLowerOrDigit := ('a' <= prev && prev <= 'z') || ('0' <= prev && prev <= '9')
 			prevUpper := 'A' <= prev && prev <= 'Z'
 			nextLower := i+1 < len(text) && 'a' <= text[i+1] && text[i+1] <= 'z'
-			if prevLowerOrDigit || (prevUpper && nextLower) {
+			pluralS := text[i+1:] == "s" || (strings.HasPrefix(text[i+1:], "s") && !isASCIILetter(text[i+2]))
+			if prevLowerOrDigit || (prevUpper && nextLower && !pluralS) {
 				flush(i)
 			}
 		}
@@ -102,6 +109,24 @@ func isASCII(s string) bool {
 	return true
 }
 
+// isAcronymPlural reports whether word is an acronym of two or more
+// capitals with a plural "s" ("PDFs", "URLs", "IDs"), which camelCase
+// splitting must not cut before its last capital.
+func isAcronymPlural(word string) bool {
+	n := len(word)
+	if n < 3 || word[n-1] != 's' {
+		return false
+	}
+	for i := 0; i < n-1; i++ {
+		if c := word[i]; c < 'A' || c > 'Z' {
+			return false
+		}
+	}
+	return true
+}
+
+func isASCIILetter(c byte) bool { return ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') }
+
 // camelBoundary reports whether a new word starts at runes[i]: a lower case
 // letter or digit followed by an upper case one ("getUser"), or the last
 // upper case letter of an acronym followed by a lower case one ("HTTPServer").
@@ -113,7 +138,12 @@ func camelBoundary(runes []rune, i int) bool {
 	if unicode.IsLower(prev) || unicode.IsDigit(prev) {
 		return true
 	}
-	return unicode.IsUpper(prev) && i+1 < len(runes) && unicode.IsLower(runes[i+1])
+	if !unicode.IsUpper(prev) || i+1 >= len(runes) || !unicode.IsLower(runes[i+1]) {
+		return false
+	}
+	// "PDFs": the plural of an acronym, not an acronym and a word.
+	pluralS := runes[i+1] == 's' && (i+2 == len(runes) || !unicode.IsLetter(runes[i+2]))
+	return !pluralS
 }
 
 func isIdeographic(r rune) bool {
