@@ -1,6 +1,7 @@
 package search
 
 import (
+	"strings"
 	"unicode/utf8"
 
 	"github.com/kljensen/snowball/english"
@@ -52,6 +53,36 @@ func brandTerms(text string, stems *stemCache) []string {
 		start = i + 1
 	}
 	return out
+}
+
+// joinBrandWords writes the two-part camelCase words of a query whole
+// ("GitHub" as "github") where the index holds them whole (indexed says
+// which stems it does), so that the query matches the brand rather than
+// its parts, and returns the parts apart: they still count, for less
+// ("PowerPoint" is also "power point"). Other camelCase words stay as
+// they are, to be split: someone typing getUserInfo means its parts.
+func joinBrandWords(text string, stems *stemCache, indexed func(stem string) bool) (joined, parts string) {
+	var b, p strings.Builder
+	start, copied := 0, 0
+	for i := 0; i <= len(text); i++ {
+		if i < len(text) && isASCIIAlnum(text[i]) {
+			continue
+		}
+		if tok := text[start:i]; len(tok) >= 4 && len(tok) <= 32 && isBrandWord(tok) {
+			if words := asciiWords(tok); len(words) == 2 && indexed(stems.stem(words[0]+words[1])) {
+				b.WriteString(text[copied:start])
+				b.WriteString(words[0] + words[1])
+				copied = i
+				p.WriteString(words[0] + " " + words[1] + " ")
+			}
+		}
+		start = i + 1
+	}
+	if copied == 0 {
+		return text, ""
+	}
+	b.WriteString(text[copied:])
+	return b.String(), p.String()
 }
 
 // isBrandWord reports whether tok is letters only, with a lower case

@@ -112,6 +112,9 @@ const (
 	// locatorWeight weighs the words a query's paths and URLs imply (see
 	// locatorWords); discounting them lost more than it gained.
 	locatorWeight = 1.0
+	// brandPartWeight weighs the parts of a brand word the query holds
+	// whole ("git" and "hub" of "GitHub", see joinBrandWords).
+	brandPartWeight = 0.5
 	// minFuzzyLen is the shortest query word matched fuzzily.
 	minFuzzyLen = 4
 	// maxExpansions bounds the index words one query word may stand for.
@@ -542,6 +545,7 @@ func (ix *Index) parse(text string, required []string) (out []queryTerm, words i
 		}
 	}
 	seen := make(map[string]bool)
+	text, brandParts := joinBrandWords(text, ix.stems, func(stem string) bool { _, ok := ix.vocab[stem]; return ok })
 	for _, t := range terms(text, ix.stems) {
 		if seen[t] || len(out) == maxQueryTerms || requestWords[t] {
 			continue
@@ -555,11 +559,12 @@ func (ix *Index) parse(text string, required []string) (out []queryTerm, words i
 		out = append(out, qt)
 	}
 	// Words the query implies, weighted: what its paths and URLs point at,
-	// what its idioms mean, and the English gloss of its Chinese.
+	// the parts of its brand words, what its idioms mean, and the English
+	// gloss of its Chinese.
 	for _, derived := range []struct {
 		text   string
 		weight float64
-	}{{locatorWords(text), locatorWeight}, {idiomWords(text), synonymWeight}, {englishGloss(text), glossQueryWeight}} {
+	}{{locatorWords(text), locatorWeight}, {brandParts, brandPartWeight}, {idiomWords(text), synonymWeight}, {englishGloss(text), glossQueryWeight}} {
 		for _, t := range terms(derived.text, ix.stems) {
 			if seen[t] || len(out) == maxQueryTerms || requestWords[t] {
 				continue

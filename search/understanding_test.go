@@ -51,6 +51,21 @@ func TestSearchUnderstandsLocators(t *testing.T) {
 	}
 }
 
+// TestSearchTakesBrandWordsWhole checks that "GitHub" in a request is
+// the brand, not the words "git" and "hub".
+func TestSearchTakesBrandWordsWhole(t *testing.T) {
+	docs := []Document{
+		{Name: "git_log", Description: "Shows the commit logs.", Domain: "git"},
+		{Name: "git_status", Description: "Shows the working tree status.", Domain: "git"},
+		{Name: "repo_stats", Description: "Get the GitHub stars, forks and open issues of a package's repository.", Domain: "npm"},
+		{Name: "package_versions", Description: "List the versions of a package.", Domain: "npm"},
+	}
+	ix := NewIndex(docs)
+	if hits, _ := ix.Search(Request{Text: "How popular is axios on GitHub?", Limit: 3}); len(hits) == 0 || hits[0].Doc != 2 {
+		t.Errorf("first hit %v, want repo_stats", hits)
+	}
+}
+
 func TestSynonymsMatchDiscounted(t *testing.T) {
 	docs := []Document{
 		{Name: "write_file", Description: "Write content to a file."},
