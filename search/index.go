@@ -109,9 +109,12 @@ const (
 	// glossQueryWeight discounts the words of a Chinese query's English
 	// gloss.
 	glossQueryWeight = 0.5
-	// locatorWeight weighs the words a query's paths and URLs imply (see
-	// locatorWords); discounting them lost more than it gained.
+	// locatorWeight weighs the words for what a query's paths and URLs
+	// point at (see splitLocators); discounting them lost more than it
+	// gained. payloadWeight weighs the words that name the file or site:
+	// what to act on rather than what to do.
 	locatorWeight = 1.0
+	payloadWeight = 0.5
 	// brandPartWeight weighs the parts of a brand word the query holds
 	// whole ("git" and "hub" of "GitHub", see joinBrandWords).
 	brandPartWeight = 0.5
@@ -545,6 +548,7 @@ func (ix *Index) parse(text string, required []string) (out []queryTerm, words i
 		}
 	}
 	seen := make(map[string]bool)
+	text, locatorKinds, locatorPayload := splitLocators(text)
 	text, brandParts := joinBrandWords(text, ix.stems, func(stem string) bool { _, ok := ix.vocab[stem]; return ok })
 	for _, t := range terms(text, ix.stems) {
 		if seen[t] || len(out) == maxQueryTerms || requestWords[t] {
@@ -558,13 +562,13 @@ func (ix *Index) parse(text string, required []string) (out []queryTerm, words i
 		}
 		out = append(out, qt)
 	}
-	// Words the query implies, weighted: what its paths and URLs point at,
-	// the parts of its brand words, what its idioms mean, and the English
-	// gloss of its Chinese.
+	// Words the query implies, weighted: the names in its paths and URLs,
+	// what those point at, the parts of its brand words, what its idioms
+	// mean, and the English gloss of its Chinese.
 	for _, derived := range []struct {
 		text   string
 		weight float64
-	}{{locatorWords(text), locatorWeight}, {brandParts, brandPartWeight}, {idiomWords(text), synonymWeight}, {englishGloss(text), glossQueryWeight}} {
+	}{{locatorPayload, payloadWeight}, {locatorKinds, locatorWeight}, {brandParts, brandPartWeight}, {idiomWords(text), synonymWeight}, {englishGloss(text), glossQueryWeight}} {
 		for _, t := range terms(derived.text, ix.stems) {
 			if seen[t] || len(out) == maxQueryTerms || requestWords[t] {
 				continue

@@ -4,40 +4,67 @@ import (
 	"strings"
 )
 
-// locatorWords describes the file paths and URLs of a query in the words
-// tool descriptions use for them. A path names a file of some format
-// ("/root/word/exchange.docx" gives "file word document exchange"), a
-// directory ("~/projects/" gives "directory") or, with no extension,
-// either ("./notes/todo" gives "path todo"); a URL is a web address on
-// some site ("https://www.youtube.com/watch?v=x" gives "url youtube").
-// The words of the path or URL itself stay in the query; these are added.
-func locatorWords(text string) string {
+// splitLocators takes the file paths and URLs out of a query. It returns
+// the query without them (rest), the words tool descriptions use for what
+// they point at (kinds), and the words that name the particular file,
+// folder or site (payload):
+//
+//   - a path names a file of some format: "/root/word/exchange.docx" gives
+//     kinds "file word document docx" and payload "exchange root word";
+//   - or a directory: "~/projects/" gives "directory" and "projects";
+//   - or, with no extension, either: "./notes/todo" gives "path" and
+//     "todo notes";
+//   - a URL is a web address on some site: "https://www.youtube.com/watch?v=x"
+//     gives "url" and "youtube watch v x".
+//
+// The payload says what to act on, not what to do: a file called
+// config.py is no request for a tool that reads the configuration, and
+// the example.com of "open https://example.com" is no request for a tool
+// whose description shows an example URL. The scheme, "www" and the
+// top-level domain are dropped: every URL has them.
+func splitLocators(text string) (rest, kinds, payload string) {
 	if !strings.ContainsAny(text, "/\\.") {
-		return ""
+		return text, "", ""
 	}
-	var out []string
+	var kept, kindWords, payloadWords []string
 	for _, tok := range strings.Fields(text) {
-		if desc, ok := describeLocator(tok); ok {
-			out = append(out, desc)
+		if loc, ok := describeLocator(tok); ok {
+			kindWords = append(kindWords, loc.kinds)
+			payloadWords = append(payloadWords, loc.payload)
+		} else {
+			kept = append(kept, tok)
 		}
 	}
-	return strings.Join(out, " ")
+	if len(kindWords) == 0 {
+		return text, "", ""
+	}
+	return strings.Join(kept, " "), strings.Join(kindWords, " "), strings.Join(payloadWords, " ")
+}
+
+// A locator is a URL or file path described: kinds are the words for
+// what it points at, payload the words that name it (see splitLocators).
+type locator struct {
+	kinds, payload string
 }
 
 // describeLocator describes one whitespace-separated token if it is a URL
 // or a file path (or a file name with a known extension).
-func describeLocator(tok string) (string, bool) {
+func describeLocator(tok string) (locator, bool) {
 	tok = strings.Trim(tok, "\"'`()[]{}<>,;!?")
 	tok = strings.TrimRight(tok, ".:")
 	if strings.Trim(tok, "/\\.~") == "" {
-		return "", false
+		return locator{}, false
 	}
-	if host, ok := urlHost(tok); ok {
-		return "url " + strings.Join(siteWords(host), " "), true
+	if host, rest, ok := splitURL(tok); ok {
+		words := siteWords(host)
+		if rest != "" {
+			words = append(words, rest)
+		}
+		return locator{"url", strings.Join(words, " ")}, true
 	}
-	name := tok
+	name, dir := tok, ""
 	if i := strings.LastIndexAny(tok, "/\\"); i >= 0 {
-		name = tok[i+1:]
+		name, dir = tok[i+1:], tok[:i]
 	}
 	base, ext, hasExt := cutExtension(name)
 	kind, known := fileFormats[strings.ToLower(ext)]
@@ -45,21 +72,21 @@ func describeLocator(tok string) (string, bool) {
 		strings.HasPrefix(tok, ".") || strings.Count(tok, "/")+strings.Count(tok, "\\") >= 2 || known)
 	switch {
 	case isPath && known:
-		return "file " + kind + " " + base, true
+		return locator{"file " + kind + " " + ext, base + " " + dir}, true
 	case isPath && name == "":
-		return "directory", true
+		return locator{"directory", dir}, true
 	case isPath && hasExt:
-		return "file " + name, true
+		return locator{"file " + ext, base + " " + dir}, true
 	case isPath:
 		// No extension: a directory ("~/code/webapp") as often as a file
 		// ("/etc/hosts"). "path" is the word both kinds of tool use.
-		return "path " + name, true
+		return locator{"path", name + " " + dir}, true
 	case hasExt && known && base != "" && !isLibraryName(base, ext):
-		return "file " + kind + " " + base, true
+		return locator{"file " + kind + " " + ext, base}, true
 	case hasExt && !strings.ContainsAny(tok, "/\\") && topLevelDomains[strings.ToLower(ext)] && isHostName(tok):
-		return "url " + strings.Join(siteWords(strings.ToLower(tok)), " "), true
+		return locator{"url", strings.Join(siteWords(strings.ToLower(tok)), " ")}, true
 	}
-	return "", false
+	return locator{}, false
 }
 
 // isLibraryName reports whether a bare file name is rather the name of a
@@ -89,25 +116,27 @@ var topLevelDomains = map[string]bool{
 	"co": true, "uk": true, "de": true, "fr": true, "jp": true, "cn": true, "in": true, "eu": true, "us": true,
 }
 
-// urlHost returns the host of a token that is a URL with a scheme
-// ("https://...") or one that starts with "www.".
-func urlHost(tok string) (string, bool) {
-	rest := tok
+// splitURL splits a token that is a URL with a scheme ("https://...") or
+// one that starts with "www." into its host and the rest (path, query and
+// fragment).
+func splitURL(tok string) (host, rest string, ok bool) {
+	after := tok
 	if i := strings.Index(tok, "://"); i > 0 && isScheme(tok[:i]) {
-		rest = tok[i+3:]
+		after = tok[i+3:]
 	} else if !strings.HasPrefix(strings.ToLower(tok), "www.") {
-		return "", false
+		return "", "", false
 	}
-	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
-		rest = rest[:i]
+	host = after
+	if i := strings.IndexAny(after, "/?#"); i >= 0 {
+		host, rest = after[:i], after[i:]
 	}
-	if i := strings.LastIndexByte(rest, '@'); i >= 0 {
-		rest = rest[i+1:]
+	if i := strings.LastIndexByte(host, '@'); i >= 0 {
+		host = host[i+1:]
 	}
-	if i := strings.LastIndexByte(rest, ':'); i >= 0 {
-		rest = rest[:i]
+	if i := strings.LastIndexByte(host, ':'); i >= 0 {
+		host = host[:i]
 	}
-	return strings.ToLower(rest), true
+	return strings.ToLower(host), rest, true
 }
 
 func isScheme(s string) bool {

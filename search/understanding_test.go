@@ -5,32 +5,34 @@ import (
 	"testing"
 )
 
-func TestLocatorWords(t *testing.T) {
-	for in, want := range map[string]string{
-		"save it in /root/markdown/bitcoin.md":       "file markdown bitcoin",
-		"Read the file /root/word/exchange.docx, ok": "file word document exchange",
-		"open https://www.youtube.com/watch?v=arj7o": "url youtube",
-		"see http://user@api.github.com:8080/x":      "url api github",
-		"news on www.bbc.co.uk today":                "url bbc",
-		"summarize report.pdf":                       "file pdf document report",
-		"list ~/projects/":                           "directory",
-		"open ./notes/todo":                          "path todo",
-		"the last 5 commits in ~/code/webapp":        "path webapp",
-		"load /srv/dumps/orders.bak":                 "file orders.bak",
-		"prices on amazon.com":                       "url amazon",
-		"news from bbc.co.uk.":                       "url bbc",
-		"a Node.js server reading app.js":            "file javascript code app",
-		"C:\\Users\\me\\q3.xlsx":                     "file excel spreadsheet q3",
-		"U.S. and 2.13.4 and v1.2.in":                "",
-		"version 2.13.4 of jackson e.g. this":        "",
-		"and/or either/or":                           "",
-		"no locators here":                           "",
-		"":                                           "",
-		"/":                                          "",
-		"\x00\xff/\xfe.md":                           "file markdown \xfe",
+func TestSplitLocators(t *testing.T) {
+	type split struct{ rest, kinds, payload string }
+	for in, want := range map[string]split{
+		"save it in /root/markdown/bitcoin.md":       {"save it in", "file markdown md", "bitcoin /root/markdown"},
+		"Read the file /root/word/exchange.docx, ok": {"Read the file ok", "file word document docx", "exchange /root/word"},
+		"open https://www.youtube.com/watch?v=arj7o": {"open", "url", "youtube /watch?v=arj7o"},
+		"see http://user@api.github.com:8080/x":      {"see", "url", "api github /x"},
+		"news on www.bbc.co.uk today":                {"news on today", "url", "bbc"},
+		"summarize report.pdf":                       {"summarize", "file pdf document pdf", "report"},
+		"list ~/projects/":                           {"list", "directory", "~/projects"},
+		"open ./notes/todo":                          {"open", "path", "todo ./notes"},
+		"the last 5 commits in ~/code/webapp":        {"the last 5 commits in", "path", "webapp ~/code"},
+		"load /srv/dumps/orders.bak":                 {"load", "file bak", "orders /srv/dumps"},
+		"prices on amazon.com":                       {"prices on", "url", "amazon"},
+		"news from bbc.co.uk.":                       {"news from", "url", "bbc"},
+		"a Node.js server reading app.js":            {"a Node.js server reading", "file javascript code js", "app"},
+		"C:\\Users\\me\\q3.xlsx":                     {"", "file excel spreadsheet xlsx", "q3 C:\\Users\\me"},
+		"U.S. and 2.13.4 and v1.2.in":                {"U.S. and 2.13.4 and v1.2.in", "", ""},
+		"version 2.13.4 of jackson e.g. this":        {"version 2.13.4 of jackson e.g. this", "", ""},
+		"and/or either/or":                           {"and/or either/or", "", ""},
+		"no locators here":                           {"no locators here", "", ""},
+		"":                                           {"", "", ""},
+		"/":                                          {"/", "", ""},
+		"\x00\xff/\xfe.md":                           {"", "file markdown md", "\xfe \x00\xff"},
 	} {
-		if got := locatorWords(in); got != want {
-			t.Errorf("locatorWords(%q) = %q, want %q", in, got, want)
+		rest, kinds, payload := splitLocators(in)
+		if got := (split{rest, kinds, payload}); got != want {
+			t.Errorf("splitLocators(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
@@ -48,6 +50,28 @@ func TestSearchUnderstandsLocators(t *testing.T) {
 	}
 	if hits, _ := ix.Search(Request{Text: "what does https://www.youtube.com/watch?v=x say", Limit: 3}); len(hits) == 0 || hits[0].Doc != 2 {
 		t.Errorf("a YouTube URL does not find the YouTube tool first: %v", hits)
+	}
+}
+
+// TestSearchWeighsLocatorNamesLess checks that the name of the file or
+// site a request acts on counts less than the words of what it asks.
+func TestSearchWeighsLocatorNamesLess(t *testing.T) {
+	docs := []Document{
+		{Name: "get_config", Description: "Get the server configuration as JSON, with its limits on the lines a file read returns.", Domain: "commander"},
+		{Name: "read_file", Description: "Read the contents of a file, from a given line.", Domain: "commander"},
+		{Name: "navigate", Description: "Navigate to a URL.", Domain: "playwright", DomainDescription: "Browser automation."},
+		{Name: "click", Description: "Click an element on the page.", Domain: "playwright", DomainDescription: "Browser automation."},
+		{Name: "sitemap_stats", Description: "Get statistics about the sitemap of a website, like https://example.com.", Domain: "sitemap"},
+		{Name: "sitemap_tree", Description: "Get the sitemap tree of a website, like https://example.com.", Domain: "sitemap"},
+	}
+	ix := NewIndex(docs)
+	for q, want := range map[string]int{
+		"show me lines 10 to 40 of /home/me/app/config.py": 1,
+		"open https://example.com in the browser":          2,
+	} {
+		if hits, _ := ix.Search(Request{Text: q, Limit: 4}); len(hits) == 0 || hits[0].Doc != want {
+			t.Errorf("%q: first hit %v, want %s", q, hits, docs[want].Name)
+		}
 	}
 }
 
