@@ -11,6 +11,7 @@
 //	go run ./bench/retrieval -tasks everyday      requests for 80 random tools, written blind
 //	go run ./bench/retrieval -tasks fresh         short requests for 70 random tools
 //	go run ./bench/retrieval -tasks blind         short requests for 70 tools, never tuned on
+//	go run ./bench/retrieval -tasks calib         short requests for 120 random tools
 //	go run ./bench/retrieval -tasks held-out.json -v
 package main
 
@@ -34,7 +35,7 @@ import (
 
 func main() {
 	var (
-		tasksPath = flag.String("tasks", livemcpbench.DevTasks, `tasks: "dev", "short", "everyday", "fresh", "blind", or a JSON file in LiveMCPBench's format`)
+		tasksPath = flag.String("tasks", livemcpbench.DevTasks, `tasks: "dev", "short", "everyday", "fresh", "blind", "calib", or a JSON file in LiveMCPBench's format`)
 		toolsPath = flag.String("tools", "", "a tools.json in LiveMCPBench's format (default: the embedded catalog)")
 		verbose   = flag.Bool("v", false, "list the tasks whose first result is not a gold tool")
 	)
