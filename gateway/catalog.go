@@ -139,11 +139,13 @@ func buildCatalog(sources []domainSource, rule AccessRule) *Catalog {
 	}
 	docs := make([]search.Document, len(c.Tools))
 	for i, t := range c.Tools {
+		params := schemaProperties(t.Def.InputSchema)
 		docs[i] = search.Document{
 			Name:              t.UpstreamName,
 			Title:             t.Def.Title,
 			Description:       strings.TrimPrefix(t.Description, flaggedPrefix),
-			Params:            paramText(t.Def.InputSchema),
+			Params:            paramText(params),
+			ParamNames:        strings.Join(sortedKeys(params), " "),
 			Domain:            t.Domain.Name,
 			DomainDescription: t.Domain.Description,
 			Group:             t.Group,
@@ -243,24 +245,11 @@ func (t *Tool) InputSchema() *jsonschema.Resolved {
 	return t.schema
 }
 
-// paramText is the text of a schema's parameter names and descriptions,
-// for the search index.
-func paramText(schema any) string {
-	m, ok := schema.(map[string]any)
-	if !ok {
-		b, err := json.Marshal(schema)
-		if err != nil || json.Unmarshal(b, &m) != nil {
-			return ""
-		}
-	}
-	props, _ := m["properties"].(map[string]any)
-	names := make([]string, 0, len(props))
-	for name := range props {
-		names = append(names, name)
-	}
-	sort.Strings(names)
+// paramText is the text of a schema's parameters (see schemaProperties),
+// names and descriptions, for the search index.
+func paramText(props map[string]any) string {
 	var b strings.Builder
-	for _, name := range names {
+	for _, name := range sortedKeys(props) {
 		b.WriteString(name)
 		b.WriteByte(' ')
 		if p, ok := props[name].(map[string]any); ok {
@@ -271,6 +260,29 @@ func paramText(schema any) string {
 		}
 	}
 	return b.String()
+}
+
+// schemaProperties is the "properties" object of an input schema (a
+// map, or anything that marshals to JSON), nil when it has none.
+func schemaProperties(schema any) map[string]any {
+	m, ok := schema.(map[string]any)
+	if !ok {
+		b, err := json.Marshal(schema)
+		if err != nil || json.Unmarshal(b, &m) != nil {
+			return nil
+		}
+	}
+	props, _ := m["properties"].(map[string]any)
+	return props
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 func containsString(ss []string, s string) bool {

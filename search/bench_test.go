@@ -30,11 +30,12 @@ func generatedDocs(n int) ([]gencatalog.Service, []Document) {
 	}
 	docs := make([]Document, len(tools))
 	for i, t := range tools {
-		var params strings.Builder
+		var params, names strings.Builder
 		for name, d := range t.Params {
 			params.WriteString(name + " " + d + " ")
+			names.WriteString(name + " ")
 		}
-		docs[i] = Document{Name: t.Name, Description: t.Description, Params: params.String(), Domain: t.Domain, DomainDescription: desc[t.Domain]}
+		docs[i] = Document{Name: t.Name, Description: t.Description, Params: params.String(), ParamNames: names.String(), Domain: t.Domain, DomainDescription: desc[t.Domain]}
 	}
 	return services, docs
 }

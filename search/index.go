@@ -17,7 +17,10 @@ type Document struct {
 	Title       string
 	Description string
 	// Params holds parameter names and their descriptions.
-	Params            string
+	Params string
+	// ParamNames holds the parameter names alone: identifiers that, like
+	// the tool's name, say what it works on ("city", "bold", "start_date").
+	ParamNames        string
 	Domain            string // the domain's name
 	DomainDescription string
 	Group             string
@@ -33,6 +36,7 @@ const (
 	fieldDomain
 	fieldDomainDescription
 	fieldGroup
+	fieldParamNames
 	// fieldGloss is the English gloss of the Chinese in the title and
 	// description (see englishGloss), derived by the index.
 	fieldGloss
@@ -55,6 +59,8 @@ func (d *Document) field(f field) string {
 		return d.DomainDescription
 	case fieldGroup:
 		return d.Group
+	case fieldParamNames:
+		return d.ParamNames
 	}
 	return ""
 }
@@ -70,6 +76,7 @@ var (
 		fieldDomain:            1,
 		fieldDomainDescription: 1,
 		fieldGroup:             0.3,
+		fieldParamNames:        0.6,
 		fieldGloss:             0.6,
 	}
 	fieldLengthNorm = [numFields]float64{
@@ -80,6 +87,7 @@ var (
 		fieldDomain:            0,
 		fieldDomainDescription: 0.5,
 		fieldGroup:             0,
+		fieldParamNames:        0.5,
 		fieldGloss:             0.75,
 	}
 )

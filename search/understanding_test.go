@@ -90,6 +90,23 @@ func TestSearchTakesBrandWordsWhole(t *testing.T) {
 	}
 }
 
+// TestSearchWeighsParameterNames checks that a tool's parameter names
+// count beside the text of its parameters: of two tools whose parameter
+// text both mention the city, the one that takes a city comes first.
+func TestSearchWeighsParameterNames(t *testing.T) {
+	docs := []Document{
+		{Name: "forecast_by_coordinates", Description: "Get the weather forecast.",
+			Params: "latitude longitude label Name of the city.", ParamNames: "latitude longitude label"},
+		{Name: "forecast_by_place", Description: "Get the weather forecast.",
+			Params: "city Name of the town or village to forecast. units Optional units: metric or imperial.", ParamNames: "city units"},
+		{Name: "get_time", Description: "Get the time in a time zone.", Params: "zone Time zone.", ParamNames: "zone"},
+	}
+	ix := NewIndex(docs)
+	if hits, _ := ix.Search(Request{Text: "weather forecast for the city of Lisbon", Limit: 3}); len(hits) == 0 || hits[0].Doc != 1 {
+		t.Errorf("first hit %v, want forecast_by_place", hits)
+	}
+}
+
 func TestSynonymsMatchDiscounted(t *testing.T) {
 	docs := []Document{
 		{Name: "write_file", Description: "Write content to a file."},
