@@ -118,6 +118,10 @@ var idioms = map[string]string{
 	"log in":     "login",
 	"write down": "note",
 	"sum up":     "summarize",
+	"how big":    "size",
+	"how large":  "size",
+	"how far":    "distance",
+	"how old":    "age",
 }
 
 // idiomWords returns the words of the idioms text holds ("" for none).
