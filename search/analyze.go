@@ -162,3 +162,21 @@ func init() {
 		requestWords[stemWord(w)] = true
 	}
 }
+
+// lightVerbs are verbs that in a request carry little of the job, which
+// lies in their object or in the idiom they make ("go to the page", "put
+// the chart on slide 2", "take a screenshot"), as stems. A tool whose name
+// holds one (go_back, http_put) is no likelier for that, so queries weigh
+// them lightVerbWeight. Verbs that do name an operation in software
+// (get, show, make) are not among them: measured, discounting those lost
+// more than it gained.
+var lightVerbs = map[string]bool{}
+
+// lightVerbWeight weighs a light verb of a query (see lightVerbs).
+const lightVerbWeight = 0.5
+
+func init() {
+	for _, w := range []string{"go", "put", "take", "have", "do", "keep", "bring"} {
+		lightVerbs[stemWord(w)] = true
+	}
+}

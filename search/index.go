@@ -565,6 +565,11 @@ func (ix *Index) parse(text string, required []string) (out []queryTerm, words i
 		seen[t] = true
 		words++
 		qt := queryTerm{required: req[t], matches: ix.withSynonyms(t, ix.expand(t))}
+		if lightVerbs[t] {
+			for i := range qt.matches {
+				qt.matches[i].weight *= lightVerbWeight
+			}
+		}
 		if len(qt.matches) == 0 && !qt.required {
 			continue
 		}

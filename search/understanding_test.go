@@ -107,6 +107,20 @@ func TestSearchWeighsParameterNames(t *testing.T) {
 	}
 }
 
+// TestSearchWeighsLightVerbsLess checks that a light verb of a request
+// ("go") does not find the tool that has it in its name.
+func TestSearchWeighsLightVerbsLess(t *testing.T) {
+	docs := []Document{
+		{Name: "go_back", Description: "Navigate back in the browser history.", Domain: "browser"},
+		{Name: "navigate", Description: "Navigate to a URL.", Domain: "browser"},
+		{Name: "click", Description: "Click an element.", Domain: "browser"},
+	}
+	ix := NewIndex(docs)
+	if hits, _ := ix.Search(Request{Text: "go to github.com in the browser", Limit: 3}); len(hits) == 0 || hits[0].Doc != 1 {
+		t.Errorf("first hit %v, want navigate", hits)
+	}
+}
+
 func TestSynonymsMatchDiscounted(t *testing.T) {
 	docs := []Document{
 		{Name: "write_file", Description: "Write content to a file."},
