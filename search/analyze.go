@@ -39,19 +39,9 @@ func terms(text string, stems *stemCache) []string {
 // parts.
 func brandTerms(text string, stems *stemCache) []string {
 	var out []string
-	start := 0
-	for i := 0; i <= len(text); i++ {
-		if i < len(text) && isASCIIAlnum(text[i]) {
-			continue
-		}
-		// text[start:i] is a run of ASCII letters and digits.
-		if tok := text[start:i]; len(tok) >= 4 && len(tok) <= 32 && isBrandWord(tok) {
-			if parts := asciiWords(tok); len(parts) == 2 {
-				out = append(out, stems.stem(parts[0]+parts[1]))
-			}
-		}
-		start = i + 1
-	}
+	eachBrandWord(text, func(_, _ int, first, second string) {
+		out = append(out, stems.stem(first+second))
+	})
 	return out
 }
 
@@ -63,26 +53,38 @@ func brandTerms(text string, stems *stemCache) []string {
 // they are, to be split: someone typing getUserInfo means its parts.
 func joinBrandWords(text string, stems *stemCache, indexed func(stem string) bool) (joined, parts string) {
 	var b, p strings.Builder
-	start, copied := 0, 0
-	for i := 0; i <= len(text); i++ {
-		if i < len(text) && isASCIIAlnum(text[i]) {
-			continue
+	copied := 0
+	eachBrandWord(text, func(start, end int, first, second string) {
+		if indexed(stems.stem(first + second)) {
+			b.WriteString(text[copied:start])
+			b.WriteString(first + second)
+			copied = end
+			p.WriteString(first + " " + second + " ")
 		}
-		if tok := text[start:i]; len(tok) >= 4 && len(tok) <= 32 && isBrandWord(tok) {
-			if words := asciiWords(tok); len(words) == 2 && indexed(stems.stem(words[0]+words[1])) {
-				b.WriteString(text[copied:start])
-				b.WriteString(words[0] + words[1])
-				copied = i
-				p.WriteString(words[0] + " " + words[1] + " ")
-			}
-		}
-		start = i + 1
-	}
+	})
 	if copied == 0 {
 		return text, ""
 	}
 	b.WriteString(text[copied:])
 	return b.String(), p.String()
+}
+
+// eachBrandWord calls f with the bounds and the two lower-cased parts of
+// each two-part camelCase word of text (see isBrandWord), in order.
+func eachBrandWord(text string, f func(start, end int, first, second string)) {
+	start := 0
+	for i := 0; i <= len(text); i++ {
+		if i < len(text) && isASCIIAlnum(text[i]) {
+			continue
+		}
+		// text[start:i] is a run of ASCII letters and digits.
+		if tok := text[start:i]; len(tok) >= 4 && len(tok) <= 32 && isBrandWord(tok) {
+			if parts := asciiWords(tok); len(parts) == 2 {
+				f(start, i, parts[0], parts[1])
+			}
+		}
+		start = i + 1
+	}
 }
 
 // isBrandWord reports whether tok is letters only, with a lower case

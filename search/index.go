@@ -323,6 +323,12 @@ func (ix *Index) termID(t string) int32 {
 	return id
 }
 
+// indexed reports whether the index holds a term.
+func (ix *Index) indexed(term string) bool {
+	_, ok := ix.vocab[term]
+	return ok
+}
+
 func distinct(ids []int32) []int32 {
 	out := slices.Clone(ids)
 	slices.Sort(out)
@@ -557,7 +563,7 @@ func (ix *Index) parse(text string, required []string) (out []queryTerm, words i
 	}
 	seen := make(map[string]bool)
 	text, locatorKinds, locatorPayload := splitLocators(text)
-	text, brandParts := joinBrandWords(text, ix.stems, func(stem string) bool { _, ok := ix.vocab[stem]; return ok })
+	text, brandParts := joinBrandWords(text, ix.stems, ix.indexed)
 	for _, t := range terms(text, ix.stems) {
 		if seen[t] || len(out) == maxQueryTerms || requestWords[t] {
 			continue

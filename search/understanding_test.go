@@ -65,14 +65,8 @@ func TestSearchWeighsLocatorNamesLess(t *testing.T) {
 		{Name: "sitemap_tree", Description: "Get the sitemap tree of a website, like https://example.com.", Domain: "sitemap"},
 	}
 	ix := NewIndex(docs)
-	for q, want := range map[string]int{
-		"show me lines 10 to 40 of /home/me/app/config.py": 1,
-		"open https://example.com in the browser":          2,
-	} {
-		if hits, _ := ix.Search(Request{Text: q, Limit: 4}); len(hits) == 0 || hits[0].Doc != want {
-			t.Errorf("%q: first hit %v, want %s", q, hits, docs[want].Name)
-		}
-	}
+	wantFirst(t, ix, docs, "show me lines 10 to 40 of /home/me/app/config.py", 1)
+	wantFirst(t, ix, docs, "open https://example.com in the browser", 2)
 }
 
 // TestSearchTakesBrandWordsWhole checks that "GitHub" in a request is
@@ -84,10 +78,7 @@ func TestSearchTakesBrandWordsWhole(t *testing.T) {
 		{Name: "repo_stats", Description: "Get the GitHub stars, forks and open issues of a package's repository.", Domain: "npm"},
 		{Name: "package_versions", Description: "List the versions of a package.", Domain: "npm"},
 	}
-	ix := NewIndex(docs)
-	if hits, _ := ix.Search(Request{Text: "How popular is axios on GitHub?", Limit: 3}); len(hits) == 0 || hits[0].Doc != 2 {
-		t.Errorf("first hit %v, want repo_stats", hits)
-	}
+	wantFirst(t, NewIndex(docs), docs, "How popular is axios on GitHub?", 2)
 }
 
 // TestSearchWeighsParameterNames checks that a tool's parameter names
@@ -101,10 +92,7 @@ func TestSearchWeighsParameterNames(t *testing.T) {
 			Params: "city Name of the town or village to forecast. units Optional units: metric or imperial.", ParamNames: "city units"},
 		{Name: "get_time", Description: "Get the time in a time zone.", Params: "zone Time zone.", ParamNames: "zone"},
 	}
-	ix := NewIndex(docs)
-	if hits, _ := ix.Search(Request{Text: "weather forecast for the city of Lisbon", Limit: 3}); len(hits) == 0 || hits[0].Doc != 1 {
-		t.Errorf("first hit %v, want forecast_by_place", hits)
-	}
+	wantFirst(t, NewIndex(docs), docs, "weather forecast for the city of Lisbon", 1)
 }
 
 // TestSearchWeighsLightVerbsLess checks that a light verb of a request
@@ -115,9 +103,14 @@ func TestSearchWeighsLightVerbsLess(t *testing.T) {
 		{Name: "navigate", Description: "Navigate to a URL.", Domain: "browser"},
 		{Name: "click", Description: "Click an element.", Domain: "browser"},
 	}
-	ix := NewIndex(docs)
-	if hits, _ := ix.Search(Request{Text: "go to github.com in the browser", Limit: 3}); len(hits) == 0 || hits[0].Doc != 1 {
-		t.Errorf("first hit %v, want navigate", hits)
+	wantFirst(t, NewIndex(docs), docs, "go to github.com in the browser", 1)
+}
+
+// wantFirst fails t unless docs[want] is the first hit for query.
+func wantFirst(t *testing.T, ix *Index, docs []Document, query string, want int) {
+	t.Helper()
+	if hits, _ := ix.Search(Request{Text: query, Limit: 3}); len(hits) == 0 || hits[0].Doc != want {
+		t.Errorf("%q: first hit %v, want %s", query, hits, docs[want].Name)
 	}
 }
 
