@@ -2,7 +2,8 @@ package gateway
 
 import (
 	"encoding/json"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 
@@ -145,7 +146,7 @@ func buildCatalog(sources []domainSource, rule AccessRule) *Catalog {
 			Title:             t.Def.Title,
 			Description:       strings.TrimPrefix(t.Description, flaggedPrefix),
 			Params:            paramText(params),
-			ParamNames:        strings.Join(sortedKeys(params), " "),
+			ParamNames:        strings.Join(slices.Sorted(maps.Keys(params)), " "),
 			Domain:            t.Domain.Name,
 			DomainDescription: t.Domain.Description,
 			Group:             t.Group,
@@ -249,7 +250,7 @@ func (t *Tool) InputSchema() *jsonschema.Resolved {
 // names and descriptions, for the search index.
 func paramText(props map[string]any) string {
 	var b strings.Builder
-	for _, name := range sortedKeys(props) {
+	for _, name := range slices.Sorted(maps.Keys(props)) {
 		b.WriteString(name)
 		b.WriteByte(' ')
 		if p, ok := props[name].(map[string]any); ok {
@@ -274,15 +275,6 @@ func schemaProperties(schema any) map[string]any {
 	}
 	props, _ := m["properties"].(map[string]any)
 	return props
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func containsString(ss []string, s string) bool {
