@@ -20,8 +20,9 @@ import (
 // The payload says what to act on, not what to do: a file called
 // config.py is no request for a tool that reads the configuration, and
 // the example.com of "open https://example.com" is no request for a tool
-// whose description shows an example URL. The scheme, "www" and the
-// top-level domain are dropped: every URL has them.
+// whose description shows an example URL. The web's schemes (http,
+// https), "www" and the top-level domain are dropped: every web address
+// has them; another scheme ("memory://") is a kind.
 func splitLocators(text string) (rest, kinds, payload string) {
 	if !strings.ContainsAny(text, "/\\.") {
 		return text, "", ""
@@ -55,12 +56,18 @@ func describeLocator(tok string) (locator, bool) {
 	if strings.Trim(tok, "/\\.~") == "" {
 		return locator{}, false
 	}
-	if host, rest, ok := splitURL(tok); ok {
+	if scheme, host, rest, ok := splitURL(tok); ok {
 		words := siteWords(host)
 		if rest != "" {
 			words = append(words, rest)
 		}
-		return locator{"url", strings.Join(words, " ")}, true
+		kinds := "url"
+		if scheme != "" && scheme != "http" && scheme != "https" {
+			// A scheme of its own ("memory://", "s3://") says what kind
+			// of thing the URL names.
+			kinds += " " + scheme
+		}
+		return locator{kinds, strings.Join(words, " ")}, true
 	}
 	name, dir := tok, ""
 	if i := strings.LastIndexAny(tok, "/\\"); i >= 0 {
@@ -117,14 +124,14 @@ var topLevelDomains = map[string]bool{
 }
 
 // splitURL splits a token that is a URL with a scheme ("https://...") or
-// one that starts with "www." into its host and the rest (path, query and
-// fragment).
-func splitURL(tok string) (host, rest string, ok bool) {
+// one that starts with "www." into its scheme (lower case, "" for none),
+// host and the rest (path, query and fragment).
+func splitURL(tok string) (scheme, host, rest string, ok bool) {
 	after := tok
 	if i := strings.Index(tok, "://"); i > 0 && isScheme(tok[:i]) {
-		after = tok[i+3:]
+		scheme, after = strings.ToLower(tok[:i]), tok[i+3:]
 	} else if !strings.HasPrefix(strings.ToLower(tok), "www.") {
-		return "", "", false
+		return "", "", "", false
 	}
 	host = after
 	if i := strings.IndexAny(after, "/?#"); i >= 0 {
@@ -136,7 +143,7 @@ func splitURL(tok string) (host, rest string, ok bool) {
 	if i := strings.LastIndexByte(host, ':'); i >= 0 {
 		host = host[:i]
 	}
-	return strings.ToLower(host), rest, true
+	return scheme, strings.ToLower(host), rest, true
 }
 
 func isScheme(s string) bool {

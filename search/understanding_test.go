@@ -12,6 +12,7 @@ func TestSplitLocators(t *testing.T) {
 		"Read the file /root/word/exchange.docx, ok": {"Read the file ok", "file word document docx", "exchange /root/word"},
 		"open https://www.youtube.com/watch?v=arj7o": {"open", "url", "youtube /watch?v=arj7o"},
 		"see http://user@api.github.com:8080/x":      {"see", "url", "api github /x"},
+		"go on from memory://projects/redesign":      {"go on from", "url memory", "projects /redesign"},
 		"news on www.bbc.co.uk today":                {"news on today", "url", "bbc"},
 		"summarize report.pdf":                       {"summarize", "file pdf document pdf", "report"},
 		"list ~/projects/":                           {"list", "directory", "~/projects"},
