@@ -582,12 +582,12 @@ func (ix *Index) parse(text string, required []string) (out []queryTerm, words i
 		out = append(out, qt)
 	}
 	// Words the query implies, weighted: the names in its paths and URLs,
-	// what those point at, the parts of its brand words, what its idioms
-	// mean, and the English gloss of its Chinese.
+	// what those point at, what its values are, the parts of its brand
+	// words, what its idioms mean, and the English gloss of its Chinese.
 	for _, derived := range []struct {
 		text   string
 		weight float64
-	}{{locatorPayload, payloadWeight}, {locatorKinds, locatorWeight}, {brandParts, brandPartWeight}, {idiomWords(text), synonymWeight}, {englishGloss(text), glossQueryWeight}} {
+	}{{locatorPayload, payloadWeight}, {locatorKinds, locatorWeight}, {valueKinds(text), locatorWeight}, {brandParts, brandPartWeight}, {idiomWords(text), synonymWeight}, {englishGloss(text), glossQueryWeight}} {
 		for _, t := range terms(derived.text, ix.stems) {
 			if seen[t] || len(out) == maxQueryTerms || requestWords[t] {
 				continue

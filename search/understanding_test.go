@@ -54,6 +54,38 @@ func TestSearchUnderstandsLocators(t *testing.T) {
 	}
 }
 
+func TestValueKinds(t *testing.T) {
+	for in, want := range map[string]string{
+		"What is 17.5% of 48,230 divided by 12?":             "calculate math expression",
+		"what's 1847 times 23":                               "calculate math expression",
+		"calculate 17 percent of 2340":                       "calculate math expression",
+		"3 * (4 + 5)":                                        "calculate math expression",
+		"cafes within 500 meters of 40.7580, -73.9855":       "coordinates latitude longitude",
+		"what is 51.50,-0.13 plus 2":                         "calculate math expression coordinates latitude longitude",
+		"split pages 1-5 and 6-10":                           "",
+		"a stay on June 10-14, or 10/12":                     "",
+		"born 1995-08-14 10:30, version 2.13.4, a 3x4 table": "",
+		"": "",
+	} {
+		if got := valueKinds(in); got != want {
+			t.Errorf("valueKinds(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestSearchUnderstandsValues checks that a request whose value is a sum
+// finds the calculator, though it names none.
+func TestSearchUnderstandsValues(t *testing.T) {
+	docs := []Document{
+		{Name: "get_current_time", Description: "Get the current time in a time zone.", Domain: "time"},
+		{Name: "convert_time", Description: "Convert a time between time zones.", Domain: "time"},
+		{Name: "calculate", Description: "Calculates/evaluates the given expression.", Params: "expression The expression.", ParamNames: "expression", Domain: "calculator"},
+		{Name: "get_dividends", Description: "Get the dividends a stock paid.", Domain: "finance"},
+	}
+	ix := NewIndex(docs)
+	wantFirst(t, ix, docs, "What's 1847 times 23 divided by 7?", 2)
+}
+
 // TestSearchWeighsLocatorNamesLess checks that the name of the file or
 // site a request acts on counts less than the words of what it asks.
 func TestSearchWeighsLocatorNamesLess(t *testing.T) {
