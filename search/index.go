@@ -119,8 +119,8 @@ const (
 	glossQueryWeight = 0.5
 	// locatorWeight weighs the words for what a query's paths and URLs
 	// point at (see splitLocators); discounting them lost more than it
-	// gained. payloadWeight weighs the words that name the file or site:
-	// what to act on rather than what to do.
+	// gained. payloadWeight weighs the words that name the file or site,
+	// and quoted text: what to act on rather than what to do.
 	locatorWeight = 1.0
 	payloadWeight = 0.5
 	// brandPartWeight weighs the parts of a brand word the query holds
@@ -563,6 +563,7 @@ func (ix *Index) parse(text string, required []string) (out []queryTerm, words i
 	}
 	seen := make(map[string]bool)
 	text, locatorKinds, locatorPayload := splitLocators(text)
+	text, quotes := splitQuoted(text)
 	text, brandParts := joinBrandWords(text, ix.stems, ix.indexed)
 	for _, t := range terms(text, ix.stems) {
 		if seen[t] || len(out) == maxQueryTerms || requestWords[t] {
@@ -581,13 +582,14 @@ func (ix *Index) parse(text string, required []string) (out []queryTerm, words i
 		}
 		out = append(out, qt)
 	}
-	// Words the query implies, weighted: the names in its paths and URLs,
-	// what those point at, what its values are, the parts of its brand
-	// words, what its idioms mean, and the English gloss of its Chinese.
+	// Words the query implies, weighted: the names in its paths and URLs
+	// and its quoted text, what those point at, what its values are, the
+	// parts of its brand words, what its idioms mean, and the English
+	// gloss of its Chinese.
 	for _, derived := range []struct {
 		text   string
 		weight float64
-	}{{locatorPayload, payloadWeight}, {locatorKinds, locatorWeight}, {valueKinds(text), locatorWeight}, {brandParts, brandPartWeight}, {idiomWords(text), synonymWeight}, {englishGloss(text), glossQueryWeight}} {
+	}{{locatorPayload, payloadWeight}, {quotes, payloadWeight}, {locatorKinds, locatorWeight}, {valueKinds(text), locatorWeight}, {brandParts, brandPartWeight}, {idiomWords(text), synonymWeight}, {englishGloss(text), glossQueryWeight}} {
 		for _, t := range terms(derived.text, ix.stems) {
 			if seen[t] || len(out) == maxQueryTerms || requestWords[t] {
 				continue

@@ -73,6 +73,35 @@ func TestValueKinds(t *testing.T) {
 	}
 }
 
+func TestSplitQuoted(t *testing.T) {
+	type split struct{ rest, quotes string }
+	for in, want := range map[string]split{
+		"rename task 3 to 'Write unit tests'":        {"rename task 3 to", "Write unit tests"},
+		`put "Q3 Results" in the title`:              {"put in the title", "Q3 Results"},
+		"tag it with ‘vacation’ and “Maui”":          {"tag it with and", "vacation Maui"},
+		"add to Anna's entry: she moved to Denver's": {"add to Anna's entry: she moved to Denver's", ""},
+		"an 'unclosed quote":                         {"an 'unclosed quote", ""},
+		"":                                           {"", ""},
+	} {
+		rest, quotes := splitQuoted(in)
+		// Spaces where the quotes were are no matter.
+		if got := (split{strings.Join(strings.Fields(rest), " "), quotes}); got != want {
+			t.Errorf("splitQuoted(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestSearchWeighsQuotedTextLess checks that text to type or a title in
+// quotes does not find the tool its words name.
+func TestSearchWeighsQuotedTextLess(t *testing.T) {
+	docs := []Document{
+		{Name: "write_file", Description: "Write content to a file.", Domain: "files"},
+		{Name: "update_task", Description: "Update a task's title or description.", Domain: "tasks"},
+		{Name: "mark_task_done", Description: "Mark a task as done.", Domain: "tasks"},
+	}
+	wantFirst(t, NewIndex(docs), docs, "rename task 3 to 'Write unit tests for the file parser'", 1)
+}
+
 // TestSearchUnderstandsValues checks that a request whose value is a sum
 // finds the calculator, though it names none.
 func TestSearchUnderstandsValues(t *testing.T) {

@@ -30,3 +30,28 @@ var (
 	// with two decimals at least.
 	coordinates = regexp.MustCompile(`(?:^|[^\d.])-?\d{1,2}\.\d{2,}\s*,\s*-?\d{1,3}\.\d{2,}\b`)
 )
+
+// splitQuoted takes the quoted spans out of a query: a title, a name or
+// text to type ("rename task 3 to 'Write unit tests'") says what to act
+// on, not what to do, as the names in paths do (see splitLocators). It
+// returns the query without them and their text.
+func splitQuoted(text string) (rest, quotes string) {
+	if !strings.ContainsAny(text, "'\"‘“") {
+		return text, ""
+	}
+	var spans []string
+	rest = quotedSpan.ReplaceAllStringFunc(text, func(m string) string {
+		sub := quotedSpan.FindStringSubmatch(m)
+		for _, q := range sub[2:] {
+			if q != "" {
+				spans = append(spans, q)
+			}
+		}
+		return sub[1]
+	})
+	return rest, strings.Join(spans, " ")
+}
+
+// quotedSpan matches a span in quotes that opens at the start or after a
+// space or parenthesis, so that the apostrophe of "Anna's" opens none.
+var quotedSpan = regexp.MustCompile(`(^|[\s(])(?:'([^']+)'|"([^"]+)"|‘([^’]+)’|“([^”]+)”)`)
