@@ -87,6 +87,26 @@ func eachBrandWord(text string, f func(start, end int, first, second string)) {
 	}
 }
 
+// joinedWords are the compounds of a query's adjacent words that the
+// index holds as one word, stemmed ("the paper" gives "thepap" for a tool
+// get-thepaper-trending, "site map" gives "sitemap"): tool names run
+// words together that requests write apart. It is the reverse of
+// matching a query word that is not indexed by the two it is made of (see
+// Index.expand).
+func joinedWords(text string, stems *stemCache, indexed func(stem string) bool) string {
+	words := Words(text)
+	var out []string
+	for i := 0; i+1 < len(words); i++ {
+		if !isASCIIWord(words[i]) || !isASCIIWord(words[i+1]) {
+			continue
+		}
+		if t := stems.stem(words[i] + words[i+1]); indexed(t) {
+			out = append(out, t)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
 // isBrandWord reports whether tok is letters only, with a lower case
 // letter and an upper case one after its first letter ("YouTube",
 // "iPhone", "HTMLParser"): a word camelCase splitting cuts.

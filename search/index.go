@@ -123,6 +123,9 @@ const (
 	// and quoted text: what to act on rather than what to do.
 	locatorWeight = 1.0
 	payloadWeight = 0.5
+	// compoundWeight weighs the compounds of a query's adjacent words
+	// (see joinedWords); at full weight they cost more than they gained.
+	compoundWeight = 0.5
 	// brandPartWeight weighs the parts of a brand word the query holds
 	// whole ("git" and "hub" of "GitHub", see joinBrandWords).
 	brandPartWeight = 0.5
@@ -582,14 +585,14 @@ func (ix *Index) parse(text string, required []string) (out []queryTerm, words i
 		}
 		out = append(out, qt)
 	}
-	// Words the query implies, weighted: the names in its paths and URLs
-	// and its quoted text, what those point at, what its values are, the
+	// Words the query implies, weighted: its words run together, the
+	// names in its paths and URLs and its quoted text, what those point at, what its values are, the
 	// parts of its brand words, what its idioms mean, and the English
 	// gloss of its Chinese.
 	for _, derived := range []struct {
 		text   string
 		weight float64
-	}{{locatorPayload, payloadWeight}, {quotes, payloadWeight}, {locatorKinds, locatorWeight}, {valueKinds(text), locatorWeight}, {brandParts, brandPartWeight}, {idiomWords(text), synonymWeight}, {englishGloss(text), glossQueryWeight}} {
+	}{{joinedWords(text, ix.stems, ix.indexed), compoundWeight}, {locatorPayload, payloadWeight}, {quotes, payloadWeight}, {locatorKinds, locatorWeight}, {valueKinds(text), locatorWeight}, {brandParts, brandPartWeight}, {idiomWords(text), synonymWeight}, {englishGloss(text), glossQueryWeight}} {
 		for _, t := range terms(derived.text, ix.stems) {
 			if seen[t] || len(out) == maxQueryTerms || requestWords[t] {
 				continue

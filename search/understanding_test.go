@@ -131,6 +131,22 @@ func TestSearchWeighsLocatorNamesLess(t *testing.T) {
 	wantFirst(t, ix, docs, "open https://example.com in the browser", 2)
 }
 
+// TestSearchJoinsWordsToolNamesRunTogether checks that words a request
+// writes apart find the tool whose name runs them together.
+func TestSearchJoinsWordsToolNamesRunTogether(t *testing.T) {
+	docs := []Document{
+		{Name: "get-weibo-trending", Description: "Trending topics on Weibo.", Domain: "trends"},
+		{Name: "get-toutiao-trending", Description: "Trending news on Toutiao.", Domain: "trends"},
+		{Name: "get-thepaper-trending", Description: "澎湃新闻热榜", Domain: "trends"},
+		{Name: "get-36kr-trending", Description: "36氪热榜", Domain: "trends"},
+	}
+	ix := NewIndex(docs)
+	if got := joinedWords("top stories on The Paper and 36Kr", ix.stems, ix.indexed); got != "thepap 36kr" {
+		t.Errorf("joinedWords = %q, want %q", got, "thepap 36kr")
+	}
+	wantFirst(t, ix, docs, "What's trending on The Paper news right now?", 2)
+}
+
 // TestSearchTakesBrandWordsWhole checks that "GitHub" in a request is
 // the brand, not the words "git" and "hub".
 func TestSearchTakesBrandWordsWhole(t *testing.T) {
