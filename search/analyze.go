@@ -93,14 +93,17 @@ func eachBrandWord(text string, f func(start, end int, first, second string)) {
 // words together that requests write apart. It is the reverse of
 // matching a query word that is not indexed by the two it is made of (see
 // Index.expand).
-func joinedWords(text string, stems *stemCache, indexed func(stem string) bool) string {
+func (ix *Index) joinedWords(text string) string {
 	words := Words(text)
 	var out []string
 	for i := 0; i+1 < len(words); i++ {
-		if !isASCIIWord(words[i]) || !isASCIIWord(words[i+1]) {
+		a, b := words[i], words[i+1]
+		// A stem keeps the start of its word, so a compound no term
+		// begins with is not indexed: most pairs end here, unstemmed.
+		if !isASCIIWord(a) || !isASCIIWord(b) || !ix.hasTermWithPrefix(a+b[:1]) {
 			continue
 		}
-		if t := stems.stem(words[i] + words[i+1]); indexed(t) {
+		if t := ix.stems.stem(a + b); ix.indexed(t) {
 			out = append(out, t)
 		}
 	}

@@ -332,6 +332,13 @@ func (ix *Index) indexed(term string) bool {
 	return ok
 }
 
+// hasTermWithPrefix reports whether the index holds a term that begins
+// with prefix.
+func (ix *Index) hasTermWithPrefix(prefix string) bool {
+	i, _ := slices.BinarySearchFunc(ix.byPrefix, prefix, func(id int32, p string) int { return strings.Compare(ix.terms[id], p) })
+	return i < len(ix.byPrefix) && strings.HasPrefix(ix.terms[ix.byPrefix[i]], prefix)
+}
+
 func distinct(ids []int32) []int32 {
 	out := slices.Clone(ids)
 	slices.Sort(out)
@@ -592,7 +599,7 @@ func (ix *Index) parse(text string, required []string) (out []queryTerm, words i
 	for _, derived := range []struct {
 		text   string
 		weight float64
-	}{{joinedWords(text, ix.stems, ix.indexed), compoundWeight}, {locatorPayload, payloadWeight}, {quotes, payloadWeight}, {locatorKinds, locatorWeight}, {valueKinds(text), locatorWeight}, {brandParts, brandPartWeight}, {idiomWords(text), synonymWeight}, {englishGloss(text), glossQueryWeight}} {
+	}{{ix.joinedWords(text), compoundWeight}, {locatorPayload, payloadWeight}, {quotes, payloadWeight}, {locatorKinds, locatorWeight}, {valueKinds(text), locatorWeight}, {brandParts, brandPartWeight}, {idiomWords(text), synonymWeight}, {englishGloss(text), glossQueryWeight}} {
 		for _, t := range terms(derived.text, ix.stems) {
 			if seen[t] || len(out) == maxQueryTerms || requestWords[t] {
 				continue

@@ -141,7 +141,7 @@ func TestSearchJoinsWordsToolNamesRunTogether(t *testing.T) {
 		{Name: "get-36kr-trending", Description: "36氪热榜", Domain: "trends"},
 	}
 	ix := NewIndex(docs)
-	if got := joinedWords("top stories on The Paper and 36Kr", ix.stems, ix.indexed); got != "thepap 36kr" {
+	if got := ix.joinedWords("top stories on The Paper and 36Kr"); got != "thepap 36kr" {
 		t.Errorf("joinedWords = %q, want %q", got, "thepap 36kr")
 	}
 	wantFirst(t, ix, docs, "What's trending on The Paper news right now?", 2)

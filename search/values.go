@@ -11,6 +11,9 @@ import (
 // calculate, a pair of decimal degrees ("40.7580, -73.9855") a position by
 // its coordinates. The values' own words stay in the query.
 func valueKinds(text string) string {
+	if !strings.ContainsAny(text, "0123456789") {
+		return ""
+	}
 	var out []string
 	if arithmetic.MatchString(text) {
 		out = append(out, "calculate math expression")
