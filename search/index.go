@@ -332,10 +332,17 @@ func (ix *Index) indexed(term string) bool {
 	return ok
 }
 
+// prefixStart is where in byPrefix the terms that begin with prefix
+// start, if there are any.
+func (ix *Index) prefixStart(prefix string) int {
+	i, _ := slices.BinarySearchFunc(ix.byPrefix, prefix, func(id int32, p string) int { return strings.Compare(ix.terms[id], p) })
+	return i
+}
+
 // hasTermWithPrefix reports whether the index holds a term that begins
 // with prefix.
 func (ix *Index) hasTermWithPrefix(prefix string) bool {
-	i, _ := slices.BinarySearchFunc(ix.byPrefix, prefix, func(id int32, p string) int { return strings.Compare(ix.terms[id], p) })
+	i := ix.prefixStart(prefix)
 	return i < len(ix.byPrefix) && strings.HasPrefix(ix.terms[ix.byPrefix[i]], prefix)
 }
 
@@ -593,13 +600,22 @@ func (ix *Index) parse(text string, required []string) (out []queryTerm, words i
 		out = append(out, qt)
 	}
 	// Words the query implies, weighted: its words run together, the
-	// names in its paths and URLs and its quoted text, what those point at, what its values are, the
-	// parts of its brand words, what its idioms mean, and the English
-	// gloss of its Chinese.
+	// names in its paths, URLs and quotes, what those point at, what its
+	// values are, the parts of its brand words, what its idioms mean, and
+	// the English gloss of its Chinese.
 	for _, derived := range []struct {
 		text   string
 		weight float64
-	}{{ix.joinedWords(text), compoundWeight}, {locatorPayload, payloadWeight}, {quotes, payloadWeight}, {locatorKinds, locatorWeight}, {valueKinds(text), locatorWeight}, {brandParts, brandPartWeight}, {idiomWords(text), synonymWeight}, {englishGloss(text), glossQueryWeight}} {
+	}{
+		{ix.joinedWords(text), compoundWeight},
+		{locatorPayload, payloadWeight},
+		{quotes, payloadWeight},
+		{locatorKinds, locatorWeight},
+		{valueKinds(text), locatorWeight},
+		{brandParts, brandPartWeight},
+		{idiomWords(text), synonymWeight},
+		{englishGloss(text), glossQueryWeight},
+	} {
 		for _, t := range terms(derived.text, ix.stems) {
 			if seen[t] || len(out) == maxQueryTerms || requestWords[t] {
 				continue
@@ -643,8 +659,7 @@ func (ix *Index) expand(t string) []termMatch {
 	if exact {
 		pw = indexedPrefixWeight
 	}
-	i, _ := slices.BinarySearchFunc(ix.byPrefix, t, func(id int32, t string) int { return strings.Compare(ix.terms[id], t) })
-	for ; i < len(ix.byPrefix) && len(out) < maxExpansions && pw > 0; i++ {
+	for i := ix.prefixStart(t); i < len(ix.byPrefix) && len(out) < maxExpansions && pw > 0; i++ {
 		other := ix.terms[ix.byPrefix[i]]
 		if !strings.HasPrefix(other, t) {
 			break
