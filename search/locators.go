@@ -15,7 +15,11 @@ import (
 //   - or, with no extension, either: "./notes/todo" gives "path" and
 //     "todo notes";
 //   - a URL is a web address on some site: "https://www.youtube.com/watch?v=x"
-//     gives "url" and "youtube watch v x".
+//     gives "url" and "youtube watch v x";
+//   - three files or more are also "multiple": a request that names them
+//     all acts on them together ("read main.py, utils.py and config.json",
+//     "merge a.pdf, b.pdf and c.pdf"), where two are as often a source and
+//     a target ("rename a.txt to b.txt").
 //
 // The payload says what to act on, not what to do: a file called
 // config.py is no request for a tool that reads the configuration, and
@@ -28,8 +32,12 @@ func splitLocators(text string) (rest, kinds, payload string) {
 		return text, "", ""
 	}
 	var kept, kindWords, payloadWords []string
+	files := 0 // locators that name a file
 	for _, tok := range strings.Fields(text) {
 		if loc, ok := describeLocator(tok); ok {
+			if strings.HasPrefix(loc.kinds, "file ") {
+				files++
+			}
 			kindWords = append(kindWords, loc.kinds)
 			payloadWords = append(payloadWords, loc.payload)
 		} else {
@@ -39,8 +47,15 @@ func splitLocators(text string) (rest, kinds, payload string) {
 	if len(kindWords) == 0 {
 		return text, "", ""
 	}
+	if files >= minFilesForMultiple {
+		kindWords = append(kindWords, "multiple")
+	}
 	return strings.Join(kept, " "), strings.Join(kindWords, " "), strings.Join(payloadWords, " ")
 }
+
+// minFilesForMultiple is how many files a request names to be one about
+// multiple files (see splitLocators).
+const minFilesForMultiple = 3
 
 // A locator is a URL or file path described: kinds are the words for
 // what it points at, payload the words that name it (see splitLocators).

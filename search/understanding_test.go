@@ -23,6 +23,8 @@ func TestSplitLocators(t *testing.T) {
 		"news from bbc.co.uk.":                       {"news from", "url", "bbc"},
 		"a Node.js server reading app.js":            {"a Node.js server reading", "file javascript code js", "app"},
 		"C:\\Users\\me\\q3.xlsx":                     {"", "file excel spreadsheet xlsx", "q3 C:\\Users\\me"},
+		"rename a.txt to b.txt":                      {"rename to", "file text txt file text txt", "a b"},
+		"read a.py, b.md and c.json":                 {"read and", "file python code py file markdown md file json json multiple", "a b c"},
 		"U.S. and 2.13.4 and v1.2.in":                {"U.S. and 2.13.4 and v1.2.in", "", ""},
 		"version 2.13.4 of jackson e.g. this":        {"version 2.13.4 of jackson e.g. this", "", ""},
 		"and/or either/or":                           {"and/or either/or", "", ""},
@@ -36,6 +38,17 @@ func TestSplitLocators(t *testing.T) {
 			t.Errorf("splitLocators(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+func TestSearchReadsThreeFilesAsMultiple(t *testing.T) {
+	docs := []Document{
+		{Name: "read_file", Description: "Read the complete contents of a file from the file system."},
+		{Name: "read_multiple_files", Description: "Read the contents of multiple files simultaneously."},
+		{Name: "move_file", Description: "Move or rename a file."},
+	}
+	ix := NewIndex(docs)
+	wantFirst(t, ix, docs, "show me notes1.txt, notes2.txt and notes3.txt", 1)
+	wantFirst(t, ix, docs, "show me notes1.txt", 0)
 }
 
 func TestSearchUnderstandsLocators(t *testing.T) {
