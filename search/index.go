@@ -126,6 +126,9 @@ const (
 	// compoundWeight weighs the compounds of a query's adjacent words
 	// (see joinedWords); at full weight they cost more than they gained.
 	compoundWeight = 0.5
+	// placeNameWeight weighs a place word of the query (see placeWords)
+	// in the share of a name the query spells out.
+	placeNameWeight = 0.5
 	// brandPartWeight weighs the parts of a brand word the query holds
 	// whole ("git" and "hub" of "GitHub", see joinBrandWords).
 	brandPartWeight = 0.5
@@ -383,6 +386,7 @@ type Hit struct {
 // queryTerm is one word of a query with the index terms it matches.
 type queryTerm struct {
 	required bool
+	place    bool // the query names the place of its action with it
 	matches  []termMatch
 }
 
@@ -405,7 +409,10 @@ type scratch struct {
 type activeTerm struct {
 	id     int32
 	weight float64
-	bits   uint64
+	// nameWeight is what it adds to the share of a name the query spells
+	// out: its weight, less for a place word (see placeWords).
+	nameWeight float64
+	bits       uint64
 }
 
 // Search ranks the documents that match at least one query word (and all
@@ -454,13 +461,18 @@ func (ix *Index) rank(req Request, asked intent) (hits []Hit, total int) {
 			requiredMask |= bit
 		}
 		for _, m := range qt.matches {
+			nameWeight := m.weight
+			if qt.place {
+				nameWeight *= placeNameWeight
+			}
 			if i, ok := where[m.id]; ok {
 				active[i].weight = max(active[i].weight, m.weight)
+				active[i].nameWeight = max(active[i].nameWeight, nameWeight)
 				active[i].bits |= bit
 				continue
 			}
 			where[m.id] = len(active)
-			active = append(active, activeTerm{id: m.id, weight: m.weight, bits: bit})
+			active = append(active, activeTerm{id: m.id, weight: m.weight, nameWeight: nameWeight, bits: bit})
 		}
 	}
 	for _, a := range active {
@@ -472,7 +484,7 @@ func (ix *Index) rank(req Request, asked intent) (hits []Hit, total int) {
 			tf := float64(p.tf)
 			if tf < 0 {
 				tf = -tf
-				sc.name[p.doc] += a.weight
+				sc.name[p.doc] += a.nameWeight
 			}
 			sc.score[p.doc] += a.weight * idf * tf * (k1 + 1) / (tf + k1)
 			sc.mask[p.doc] |= a.bits
@@ -582,13 +594,14 @@ func (ix *Index) parse(text string, required []string) (out []queryTerm, words i
 	text, locatorKinds, locatorPayload := splitLocators(text)
 	text, quotes := splitQuoted(text)
 	text, brandParts := joinBrandWords(text, ix.stems, ix.indexed)
+	places := placeWords(text, ix.stems)
 	for _, t := range terms(text, ix.stems) {
 		if seen[t] || len(out) == maxQueryTerms || requestWords[t] {
 			continue
 		}
 		seen[t] = true
 		words++
-		qt := queryTerm{required: req[t], matches: ix.withSynonyms(t, ix.expand(t))}
+		qt := queryTerm{required: req[t], place: places[t], matches: ix.withSynonyms(t, ix.expand(t))}
 		if lightVerbs[t] {
 			for i := range qt.matches {
 				qt.matches[i].weight *= lightVerbWeight

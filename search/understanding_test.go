@@ -1,6 +1,7 @@
 package search
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -369,4 +370,51 @@ func TestIdioms(t *testing.T) {
 	if hits, _ := NewIndex(docs).Search(Request{Text: "get rid of my grocery note", Limit: 2}); len(hits) == 0 || hits[0].Doc != 1 {
 		t.Errorf("get rid of a note: %v", hits)
 	}
+}
+
+func TestPlaceWords(t *testing.T) {
+	for in, want := range map[string]string{
+		"add a rectangle on slide 2":               "slide",
+		"make the first words of paragraph 2 bold": "paragraph",
+		"put the card in the Done column":          "done",
+		"search in my notes for the budget":        "note",
+		"bold the words in 2 of the slides":        "slide",
+		"add it to slide 2":                        "",
+		"save the chart to a file":                 "",
+		"turn my outline into a mind map":          "",
+		"get the text from the PDF":                "",
+		"copy slide 3 of deck a onto slide 4 of b": "b deck",
+		"read my notes, then search in my notes":   "",
+		"the weather in":                           "",
+		"in":                                       "",
+		"":                                         "",
+	} {
+		var got []string
+		for s := range placeWords(in, newStemCache()) {
+			got = append(got, s)
+		}
+		slices.Sort(got)
+		if strings.Join(got, " ") != want {
+			t.Errorf("placeWords(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestSearchWeighsPlaceWordsLessInNames(t *testing.T) {
+	docs := []Document{
+		{Name: "add_paragraph", Description: "Add a paragraph to a document.", ParamNames: "filename text style"},
+		{Name: "format_text", Description: "Format a range of words in a paragraph.", ParamNames: "filename paragraph_index start_pos end_pos bold italic color"},
+		{Name: "delete_paragraph", Description: "Delete a paragraph from a document.", ParamNames: "filename paragraph_index"},
+		{Name: "add_heading", Description: "Add a heading to a Word document.", ParamNames: "filename text level"},
+		{Name: "add_picture", Description: "Add an image to a Word document.", ParamNames: "filename image_path width"},
+		{Name: "get_weather", Description: "Get the weather forecast for a city.", ParamNames: "city days"},
+		{Name: "read_file", Description: "Read the complete contents of a file.", ParamNames: "path"},
+		{Name: "list_directory", Description: "List the files in a directory.", ParamNames: "path"},
+		{Name: "get_stock_price", Description: "Get the current price of a stock.", ParamNames: "symbol"},
+	}
+	ix := NewIndex(docs)
+	// The paragraph is where to format: add_paragraph's name half spells
+	// the request only through its place.
+	wantFirst(t, ix, docs, "make the first five words of paragraph 2 bold", 1)
+	wantFirst(t, ix, docs, "add a paragraph", 0)
 }
