@@ -108,6 +108,8 @@ var idioms = map[string]string{
 	"get rid of": "delete",
 	"look up":    "search",
 	"look for":   "search",
+	"pull up":    "open",
+	"instead of": "alternative",
 	"how much":   "price",
 	"how many":   "count",
 	"turn into":  "convert",

@@ -355,6 +355,7 @@ func TestIdioms(t *testing.T) {
 		"Get rid of my note called grocery ideas":   "delete",
 		"look up the word, then sum up the article": "search summarize",
 		"how much is it and how many are left":      "price count",
+		"pull up story 42 instead of the list":      "open alternative",
 		"a rid of get":                              "",
 		"":                                          "",
 	} {
