@@ -67,6 +67,12 @@ type locator struct {
 // or a file path (or a file name with a known extension).
 func describeLocator(tok string) (locator, bool) {
 	tok = strings.Trim(tok, "\"'`()[]{}<>,;!?")
+	// A possessive is no part of the name: "example.com's sitemap".
+	for _, apostrophe := range []string{"'s", "’s"} {
+		if t, ok := strings.CutSuffix(tok, apostrophe); ok {
+			tok = t
+		}
+	}
 	tok = strings.TrimRight(tok, ".:")
 	if strings.Trim(tok, "/\\.~") == "" {
 		return locator{}, false

@@ -20,6 +20,7 @@ func TestSplitLocators(t *testing.T) {
 		"open ./notes/todo":                          {"open", "path", "todo ./notes"},
 		"the last 5 commits in ~/code/webapp":        {"the last 5 commits in", "path", "webapp ~/code"},
 		"load /srv/dumps/orders.bak":                 {"load", "file bak", "orders /srv/dumps"},
+		"pages in example.com's sitemap":             {"pages in sitemap", "url", "example"},
 		"prices on amazon.com":                       {"prices on", "url", "amazon"},
 		"news from bbc.co.uk.":                       {"news from", "url", "bbc"},
 		"a Node.js server reading app.js":            {"a Node.js server reading", "file javascript code js", "app"},
