@@ -167,6 +167,7 @@ type Index struct {
 
 	docNameLen    []uint8           // per document: distinct terms in its name (at most 255)
 	docIntent     []intent          // per document: whether it reads or changes (see toolIntent)
+	docLists      []bool            // per document: whether it lists (see listingTool)
 	docDomain     []int32           // per document: its domain's id
 	domainsByTerm map[int32][]int32 // the domains whose names hold a term
 	numDomains    int
@@ -188,6 +189,7 @@ func NewIndex(docs []Document) *Index {
 		vocab:         make(map[string]int32),
 		docNameLen:    make([]uint8, len(docs)),
 		docIntent:     make([]intent, len(docs)),
+		docLists:      make([]bool, len(docs)),
 		docDomain:     make([]int32, len(docs)),
 		domainsByTerm: make(map[int32][]int32),
 	}
@@ -224,6 +226,7 @@ func NewIndex(docs []Document) *Index {
 			}
 		}
 		ix.docIntent[i] = toolIntent(docs[i].Name, docs[i].Description)
+		ix.docLists[i] = listingTool(docs[i].Name)
 		ix.docNameLen[i] = uint8(min(len(distinct(docTerms[i][fieldName])), 255))
 		d, ok := domains[docs[i].Domain]
 		if !ok {
@@ -437,7 +440,7 @@ func (ix *Index) Search(req Request) (hits []Hit, total int) {
 // rank is Search for one ranking of the whole text; tools of the other
 // kind than asked score less (see intent.go).
 func (ix *Index) rank(req Request, asked intent) (hits []Hit, total int) {
-	qterms, words := ix.parse(req.Text, req.Required)
+	qterms, words, namesFile := ix.parse(req.Text, req.Required)
 	if len(qterms) == 0 {
 		return nil, 0
 	}
@@ -508,6 +511,9 @@ func (ix *Index) rank(req Request, asked intent) (hits []Hit, total int) {
 		if n := ix.docNameLen[d]; n > 0 {
 			// The share of the tool's name the query spells out.
 			s += nameCoverageBonus * sc.name[d] / float64(n)
+		}
+		if namesFile && ix.docLists[d] {
+			s *= 1 - listingPenalty
 		}
 		if asked != intentUnknown && ix.docIntent[d] == -asked {
 			s *= 1 - intentPenalty
@@ -582,8 +588,9 @@ func (ix *Index) domainScores(active []activeTerm) []float64 {
 	return scores
 }
 
-// parse analyses the query words and finds the index terms each matches.
-func (ix *Index) parse(text string, required []string) (out []queryTerm, words int) {
+// parse analyses the query words and finds the index terms each matches;
+// words counts them, and namesFile says whether the query names a file.
+func (ix *Index) parse(text string, required []string) (out []queryTerm, words int, namesFile bool) {
 	req := make(map[string]bool)
 	for _, r := range required {
 		for _, t := range terms(r, ix.stems) {
@@ -592,6 +599,7 @@ func (ix *Index) parse(text string, required []string) (out []queryTerm, words i
 	}
 	seen := make(map[string]bool)
 	text, locatorKinds, locatorPayload := splitLocators(text)
+	namesFile = slices.Contains(strings.Fields(locatorKinds), "file")
 	text, quotes := splitQuoted(text)
 	text, brandParts := joinBrandWords(text, ix.stems, ix.indexed)
 	places := placeWords(text, ix.stems)
@@ -651,7 +659,7 @@ func (ix *Index) parse(text string, required []string) (out []queryTerm, words i
 			words++
 		}
 	}
-	return out, words
+	return out, words, namesFile
 }
 
 // expand lists the index terms a query term matches: itself; longer terms

@@ -420,3 +420,19 @@ func TestSearchWeighsPlaceWordsLessInNames(t *testing.T) {
 	wantFirst(t, ix, docs, "make the first five words of paragraph 2 bold", 1)
 	wantFirst(t, ix, docs, "add a paragraph", 0)
 }
+
+func TestSearchPutsListingToolsBelowForANamedFile(t *testing.T) {
+	docs := []Document{
+		{Name: "list_available_documents", Description: "List all .docx files in the specified directory.", ParamNames: "directory"},
+		{Name: "get_document_text", Description: "Extract all text from a Word document.", ParamNames: "filename"},
+		{Name: "copy_document", Description: "Create a copy of a Word document.", ParamNames: "source_filename destination_filename"},
+		{Name: "add_heading", Description: "Add a heading to a Word document.", ParamNames: "filename text level"},
+		{Name: "add_paragraph", Description: "Add a paragraph of text to a Word document.", ParamNames: "filename text style"},
+		{Name: "read_file", Description: "Read the complete contents of a file.", ParamNames: "path"},
+		{Name: "translate_text", Description: "Translate text into another language.", ParamNames: "text target"},
+		{Name: "get_document_outline", Description: "Get the structure of a Word document.", ParamNames: "filename"},
+	}
+	ix := NewIndex(docs)
+	wantFirst(t, ix, docs, "show me the heading structure of thesis.docx", 7)
+	wantFirst(t, ix, docs, "which docx files are in ~/contracts/", 0)
+}

@@ -1,0 +1,21 @@
+package search
+
+// Listing. A tool named for listing (list_directory,
+// list_available_documents, list_presentations) enumerates what there is;
+// a request that names a file (report.docx, /var/log/app.log) already
+// knows what it wants to act on, and a listing tool that matches it
+// matches the kind of file, not the request: "pull all the text out of
+// resume.docx" is no request to list Word documents. For such a request a
+// listing tool keeps 1-listingPenalty of its score.
+//
+// Measured on LiveMCPBench's tools and the task sets of
+// internal/livemcpbench: 0.2 gained 17 first places (calib 16, fresh 1)
+// and lost none; from 0.2 to 0.3 the figures barely move.
+const listingPenalty = 0.2
+
+// listingTool reports whether a tool's name says it lists: its first word
+// is "list".
+func listingTool(name string) bool {
+	words := Words(name)
+	return len(words) > 0 && words[0] == "list"
+}
