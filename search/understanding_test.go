@@ -77,6 +77,9 @@ func TestValueKinds(t *testing.T) {
 		"3 * (4 + 5)":                                        "calculate math expression",
 		"cafes within 500 meters of 40.7580, -73.9855":       "coordinates latitude longitude",
 		"what is 51.50,-0.13 plus 2":                         "calculate math expression coordinates latitude longitude",
+		"Get Hacker News story 39012345.":                    "id",
+		"details of trial NCT04280705, please":               "id",
+		"the top 5 stories of 2024, worth $25000":            "",
 		"split pages 1-5 and 6-10":                           "",
 		"a stay on June 10-14, or 10/12":                     "",
 		"born 1995-08-14 10:30, version 2.13.4, a 3x4 table": "",
@@ -119,6 +122,18 @@ func TestSearchWeighsQuotedTextLess(t *testing.T) {
 
 // TestSearchUnderstandsValues checks that a request whose value is a sum
 // finds the calculator, though it names none.
+func TestSearchTakesLongNumbersForIDs(t *testing.T) {
+	docs := []Document{
+		{Name: "getStories", Description: "Get multiple stories by type (top, new, best, ask, show, job)", ParamNames: "limit type"},
+		{Name: "getStory", Description: "Get a single story by ID", ParamNames: "id"},
+		{Name: "getUser", Description: "Get a user by ID", ParamNames: "id"},
+		{Name: "search", Description: "Search stories and comments", ParamNames: "query"},
+	}
+	ix := NewIndex(docs)
+	wantFirst(t, ix, docs, "show me Hacker News story 39012345", 1)
+	wantFirst(t, ix, docs, "get the 5 top Hacker News stories", 0)
+}
+
 func TestSearchUnderstandsValues(t *testing.T) {
 	docs := []Document{
 		{Name: "get_current_time", Description: "Get the current time in a time zone.", Domain: "time"},

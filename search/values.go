@@ -9,7 +9,9 @@ import (
 // them, as locators do for paths and URLs (see splitLocators): an
 // arithmetic expression ("17.5% of 48,230 divided by 12") is one to
 // calculate, a pair of decimal degrees ("40.7580, -73.9855") a position by
-// its coordinates. The values' own words stay in the query.
+// its coordinates, and a number of five digits or more, bare or after a
+// short prefix ("story 39012345", "NCT04280705"), an id: one item, by the
+// id a tool takes. The values' own words stay in the query.
 func valueKinds(text string) string {
 	if !strings.ContainsAny(text, "0123456789") {
 		return ""
@@ -20,6 +22,9 @@ func valueKinds(text string) string {
 	}
 	if coordinates.MatchString(text) {
 		out = append(out, "coordinates latitude longitude")
+	}
+	if identifier.MatchString(text) {
+		out = append(out, "id")
 	}
 	return strings.Join(out, " ")
 }
@@ -32,6 +37,10 @@ var (
 	// coordinates matches a latitude and a longitude in decimal degrees,
 	// with two decimals at least.
 	coordinates = regexp.MustCompile(`(?:^|[^\d.])-?\d{1,2}\.\d{2,}\s*,\s*-?\d{1,3}\.\d{2,}\b`)
+	// identifier matches a whole token of five digits or more, after at
+	// most four letters: shorter numbers are counts, places and years
+	// ("top 5", "slide 2", "2024").
+	identifier = regexp.MustCompile(`(?:^|[\s#(])[A-Za-z]{0,4}\d{5,}(?:$|[\s.,;:?!)])`)
 )
 
 // splitQuoted takes the quoted spans out of a query: a title, a name or
