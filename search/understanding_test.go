@@ -1,6 +1,7 @@
 package search
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -450,4 +451,30 @@ func TestSearchPutsListingToolsBelowForANamedFile(t *testing.T) {
 	ix := NewIndex(docs)
 	wantFirst(t, ix, docs, "show me the heading structure of thesis.docx", 7)
 	wantFirst(t, ix, docs, "which docx files are in ~/contracts/", 0)
+}
+
+func TestSynonymsSkipOnlyTermsOfAFifthOfALargeCatalog(t *testing.T) {
+	catalog := func(n, withSearch int) *Index {
+		docs := make([]Document, n)
+		for i := range docs {
+			docs[i] = Document{Name: fmt.Sprintf("tool_%d", i), Description: fmt.Sprintf("Does thing %d.", i)}
+			if i < withSearch {
+				docs[i].Description = fmt.Sprintf("Search things %d.", i)
+			}
+		}
+		return NewIndex(docs)
+	}
+	for _, c := range []struct {
+		n, withSearch int
+		common        bool
+	}{
+		{400, 70, false}, // over an eighth, under a fifth
+		{300, 70, true},
+		{100, 60, false}, // too small a catalog to tell
+	} {
+		ix := catalog(c.n, c.withSearch)
+		if got := ix.commonForSynonym(ix.vocab["search"]); got != c.common {
+			t.Errorf("%d of %d documents: commonForSynonym = %v, want %v", c.withSearch, c.n, got, c.common)
+		}
+	}
 }
