@@ -45,6 +45,7 @@ var synonymGroups = []string{
 	"clear reset wipe discard",
 	"copy duplicate clone",
 	"move rename relocate",
+	"select choose pick",
 	"format prettify beautify",
 	// things
 	"picture image photo photograph pic",
