@@ -134,7 +134,7 @@ func isHostName(tok string) bool {
 			return false
 		}
 	}
-	return len(labels) > 1 && strings.Trim(labels[len(labels)-2], "0123456789") != ""
+	return len(labels) > 1 && !isDigits(labels[len(labels)-2])
 }
 
 // topLevelDomains are the common top-level domains a bare host name

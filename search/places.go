@@ -57,13 +57,3 @@ var placeDeterminers = map[string]bool{
 	"its": true, "their": true, "his": true, "her": true, "first": true, "second": true, "third": true,
 	"last": true, "current": true, "every": true, "each": true, "all": true,
 }
-
-// isDigits reports whether s is a non-empty run of ASCII digits.
-func isDigits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return s != ""
-}
