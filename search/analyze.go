@@ -24,7 +24,7 @@ func terms(text string, stems *stemCache) []string {
 			continue
 		}
 		prevIdeo = ""
-		if english.IsStopWord(w) {
+		if isStopWord(w) {
 			continue
 		}
 		out = append(out, stems.stem(w))
@@ -205,3 +205,15 @@ func init() {
 		lightVerbs[stemWord(w)] = true
 	}
 }
+
+// isStopWord reports whether a lower-case word carries no meaning of its
+// own: an English stop word, or what Words leaves of a contraction ("ve"
+// of "I've", "doesn" of "doesn't"), which Snowball's list lacks.
+func isStopWord(w string) bool {
+	return english.IsStopWord(w) || contractionParts[w]
+}
+
+// contractionParts are the parts of English contractions that are not
+// stop words already ("s" and "t" are).
+var contractionParts = wordSet(`ve ll re d m doesn isn didn aren wasn weren
+	couldn wouldn shouldn haven hasn hadn mustn needn shan mightn`)

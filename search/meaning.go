@@ -3,8 +3,6 @@ package search
 import (
 	"math"
 	"slices"
-
-	"github.com/kljensen/snowball/english"
 )
 
 // Meaning: a second opinion on the lexical ranking's near misses. Words
@@ -88,7 +86,7 @@ func (ix *Index) buildMeanings(docs []Document) {
 // wordWeight is a word's weight in a meaning vector: the idf of its stem
 // (an unindexed word counts as the rarest), 0 for a stop word.
 func (ix *Index) wordWeight(w string) float32 {
-	if english.IsStopWord(w) {
+	if isStopWord(w) {
 		return 0
 	}
 	if id, ok := ix.vocab[ix.stems.stem(w)]; ok {

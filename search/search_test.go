@@ -26,6 +26,16 @@ func TestWords(t *testing.T) {
 	}
 }
 
+// The parts Words leaves of a contraction are no terms: "I've" must not
+// match a description that happens to hold "ve".
+func TestTermsDropContractionParts(t *testing.T) {
+	got := terms("I've checked, it doesn't load and we'll retry; I'm sure", newStemCache())
+	want := []string{"check", "load", "retri", "sure"}
+	if !slices.Equal(got, want) {
+		t.Errorf("terms = %q, want %q", got, want)
+	}
+}
+
 func TestSearchRanks(t *testing.T) {
 	docs := []Document{
 		{Name: "read_file", Description: "Read the complete contents of a file from the file system.", Domain: "filesystem"},
