@@ -82,8 +82,13 @@ func TestValueKinds(t *testing.T) {
 		"details of trial NCT04280705, please":               "id",
 		"the top 5 stories of 2024, worth $25000":            "",
 		"split pages 1-5 and 6-10":                           "",
-		"a stay on June 10-14, or 10/12":                     "",
-		"born 1995-08-14 10:30, version 2.13.4, a 3x4 table": "",
+		"a stay on June 10-14, or 10/12":                     "date",
+		"born 1995-08-14 10:30, version 2.13.4, a 3x4 table": "date",
+		"Apple's stock price on March 15, 2023":              "date",
+		"prices from 2024-01-01 to 2024/03/31":               "date range",
+		"between the 1st of June and Sept. 3rd":              "date range",
+		"on 15/11/2023, in 12 may 2024":                      "date range",
+		"the market 5 days ago, a mayor 2 times, 10/12":      "",
 		"": "",
 	} {
 		if got := valueKinds(in); got != want {
@@ -133,6 +138,22 @@ func TestSearchTakesLongNumbersForIDs(t *testing.T) {
 	ix := NewIndex(docs)
 	wantFirst(t, ix, docs, "show me Hacker News story 39012345", 1)
 	wantFirst(t, ix, docs, "get the 5 top Hacker News stories", 0)
+}
+
+// TestSearchTakesDatesForDates checks that a request holding a date finds
+// the tool that takes one, and a request holding two the tool that takes
+// a range.
+func TestSearchTakesDatesForDates(t *testing.T) {
+	docs := []Document{
+		{Name: "get_current_stock_price", Description: "Get the current stock price based on stock symbol.", ParamNames: "symbol"},
+		{Name: "get_stock_price_by_date", Description: "Get the stock price for a given stock symbol on a specific date.", ParamNames: "symbol date"},
+		{Name: "get_stock_price_date_range", Description: "Get the stock prices for a given date range for a given stock symbol.", ParamNames: "symbol start_date end_date"},
+		{Name: "get_historical_stock_prices", Description: "Get historical stock prices for a given stock symbol.", ParamNames: "symbol period interval"},
+	}
+	ix := NewIndex(docs)
+	wantFirst(t, ix, docs, "What was Amazon's stock price on 2023-11-15?", 1)
+	wantFirst(t, ix, docs, "Tesla stock prices between March 1 and March 15, 2024", 2)
+	wantFirst(t, ix, docs, "What is Apple's stock price right now?", 0)
 }
 
 func TestSearchUnderstandsValues(t *testing.T) {

@@ -11,7 +11,10 @@ import (
 // calculate, a pair of decimal degrees ("40.7580, -73.9855") a position by
 // its coordinates, and a number of five digits or more, bare or after a
 // short prefix ("story 39012345", "NCT04280705"), an id: one item, by the
-// id a tool takes. The values' own words stay in the query.
+// id a tool takes. A calendar date ("2023-11-15", "March 15", "12 May")
+// is a date, and two are a date range ("from March 1 to March 15"): tools
+// that take one name their parameters so. The values' own words stay in
+// the query.
 func valueKinds(text string) string {
 	if !strings.ContainsAny(text, "0123456789") {
 		return ""
@@ -25,6 +28,12 @@ func valueKinds(text string) string {
 	}
 	if identifier.MatchString(text) {
 		out = append(out, "id")
+	}
+	switch n := len(date.FindAllStringIndex(text, 2)); {
+	case n == 1:
+		out = append(out, "date")
+	case n > 1:
+		out = append(out, "date range")
 	}
 	return strings.Join(out, " ")
 }
@@ -41,7 +50,16 @@ var (
 	// most four letters: shorter numbers are counts, places and years
 	// ("top 5", "slide 2", "2024").
 	identifier = regexp.MustCompile(`(?:^|[\s#(])[A-Za-z]{0,4}\d{5,}(?:$|[\s.,;:?!)])`)
+	// date matches a calendar date: year first with dashes or slashes
+	// ("2023-11-15", "2024/03/01"), day and month by number with a year
+	// ("15/11/2023"), or a month by name beside a day ("March 15",
+	// "Sept. 3rd", "12 May", "1st of June").
+	date = regexp.MustCompile(`(?i)\b(?:\d{4}[-/]\d{1,2}[-/]\d{1,2}|\d{1,2}/\d{1,2}/\d{2,4}|` +
+		month + `\.? \d{1,2}(?:st|nd|rd|th)?\b|\d{1,2}(?:st|nd|rd|th)? (?:of )?` + month + `\b)`)
 )
+
+// month matches a month's name, whole or cut short ("Sept").
+const month = `(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)`
 
 // splitQuoted takes the quoted spans out of a query: a title, a name or
 // text to type ("rename task 3 to 'Write unit tests'") says what to act
