@@ -12,7 +12,7 @@ import (
 // stemmed (Snowball English), plus a bigram term for each pair of adjacent
 // ideographs, so that "八字" matches as a word and not only as 八 and 字.
 func terms(text string, stems *stemCache) []string {
-	words := Words(withoutLetterContractions(text))
+	words := Words(text)
 	out := make([]string, 0, len(words))
 	prevIdeo := ""
 	for _, w := range words {
@@ -217,15 +217,16 @@ func isStopWord(w string) bool {
 // contractionParts are the parts of English contractions that are not
 // stop words already ("s" and "t" are) and no words of their own. The "d"
 // of "I'd" and the "m" of "I'm" are words of their own too ("3D", "500
-// m"): withoutLetterContractions takes those out where they follow an
-// apostrophe.
+// m"): Words drops those where they follow an apostrophe.
 var contractionParts = wordSet(`ve ll re doesn isn didn aren wasn weren
 	couldn wouldn shouldn haven hasn hadn mustn needn shan mightn`)
 
-// withoutLetterContractions drops the one-letter contractions of text
-// ("I'd", "I'm" are "I", "I").
+// withoutLetterContractions drops the one-letter contractions of text:
+// "I'd" and "I'm" are "I".
 func withoutLetterContractions(text string) string {
-	if !strings.ContainsAny(text, "'’") {
+	// Two byte searches: ContainsAny with a non-ASCII rune walks the text
+	// rune by rune, and Words runs this on every text the index reads.
+	if strings.IndexByte(text, '\'') < 0 && !strings.Contains(text, "’") {
 		return text
 	}
 	return letterContraction.ReplaceAllString(text, "")

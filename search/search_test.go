@@ -18,6 +18,7 @@ func TestWords(t *testing.T) {
 		"listAllS3Buckets":             {"list", "all", "s3", "buckets"},
 		"Merge these PDFs, not URLs":   {"merge", "these", "pdf", "not", "url"},
 		"getIDs":                       {"get", "id"},
+		"I'd print it in 3D, I’m sure": {"i", "print", "it", "in", "3", "d", "i", "sure"},
 		"\x00\xff invalid utf8 \u200b": {"invalid", "utf8"},
 	} {
 		if got := Words(in); !slices.Equal(got, want) {

@@ -16,7 +16,10 @@ import (
 // boundaries ("getHTTPResponse" gives "get", "http", "response"); accents
 // are folded ("café" gives "cafe"); each Han, kana or Hangul character is a
 // word of its own, since those scripts do not separate words with spaces.
+// The one-letter contractions are dropped ("I'd", "I'm" give "i"), so that
+// "d" and "m" stay words of their own ("3D", "500 m").
 func Words(text string) []string {
+	text = withoutLetterContractions(text)
 	if isASCII(text) {
 		return asciiWords(text)
 	}
