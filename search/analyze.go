@@ -1,7 +1,6 @@
 package search
 
 import (
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -220,16 +219,3 @@ func isStopWord(w string) bool {
 // m"): Words drops those where they follow an apostrophe.
 var contractionParts = wordSet(`ve ll re doesn isn didn aren wasn weren
 	couldn wouldn shouldn haven hasn hadn mustn needn shan mightn`)
-
-// withoutLetterContractions drops the one-letter contractions of text:
-// "I'd" and "I'm" are "I".
-func withoutLetterContractions(text string) string {
-	// Two byte searches: ContainsAny with a non-ASCII rune walks the text
-	// rune by rune, and Words runs this on every text the index reads.
-	if strings.IndexByte(text, '\'') < 0 && !strings.Contains(text, "’") {
-		return text
-	}
-	return letterContraction.ReplaceAllString(text, "")
-}
-
-var letterContraction = regexp.MustCompile(`(?i)['’][dm]\b`)

@@ -4,6 +4,7 @@
 package search
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -162,3 +163,16 @@ func isDigits(s string) bool {
 	}
 	return s != ""
 }
+
+// withoutLetterContractions drops the one-letter contractions of text:
+// "I'd" and "I'm" are "I".
+func withoutLetterContractions(text string) string {
+	// Two byte searches: ContainsAny with a non-ASCII rune walks the text
+	// rune by rune, and Words runs this on every text the index reads.
+	if strings.IndexByte(text, '\'') < 0 && !strings.Contains(text, "’") {
+		return text
+	}
+	return letterContraction.ReplaceAllString(text, "")
+}
+
+var letterContraction = regexp.MustCompile(`(?i)['’][dm]\b`)
