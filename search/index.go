@@ -1,6 +1,7 @@
 package search
 
 import (
+	"cmp"
 	"container/heap"
 	"math"
 	"math/bits"
@@ -132,6 +133,11 @@ const (
 	// brandPartWeight weighs the parts of a brand word the query holds
 	// whole ("git" and "hub" of "GitHub", see joinBrandWords).
 	brandPartWeight = 0.5
+	// expansionShare is how much of its score a document keeps for each
+	// index term a query word matches besides its best one (see
+	// scoreWord): a word counts once, however many of its synonyms,
+	// prefixes and spellings a tool's text holds.
+	expansionShare = 0.5
 	// minFuzzyLen is the shortest query word matched fuzzily.
 	minFuzzyLen = 4
 	// maxExpansions bounds the index words one query word may stand for.
@@ -405,6 +411,12 @@ type scratch struct {
 	name  []float64 // weight of the query's words found in the name
 	mask  []uint64  // which query words the document matches
 	seen  []int32
+
+	// The one query word's matches being scored (see scoreWord): per
+	// document its best match and the sum of the others, nonzero only
+	// for the documents in touched.
+	wordBest, wordRest []float32
+	touched            []int32
 }
 
 // activeTerm is an index term a query matches: its best weight and the
@@ -416,13 +428,17 @@ type activeTerm struct {
 	// out: its weight, less for a place word (see placeWords).
 	nameWeight float64
 	bits       uint64
+	// word is the query word it is scored for: the one it matches with
+	// the greatest weight (the first of those).
+	word int
 }
 
 // Search ranks the documents that match at least one query word (and all
 // required ones) and that Allow accepts. A word matches a document that
 // holds it (after stemming), or, discounted, a longer word it begins, or
 // a word one typo away when it is not itself in the index. The score is
-// BM25F over the fields, plus a bonus for the share of a tool's name the
+// BM25F over the fields (a query word counting once however many ways it
+// matches, see scoreWord), plus a bonus for the share of a tool's name the
 // query spells out and one for naming the tool's domain; past the first
 // few places, closeness in meaning reorders the hits (see meaning.go). A
 // request of several steps ("read the sheet, plot it, then save the
@@ -446,7 +462,10 @@ func (ix *Index) rank(req Request, asked intent) (hits []Hit, total int) {
 	}
 	sc, _ := ix.scratch.Get().(*scratch)
 	if sc == nil || len(sc.score) != ix.n {
-		sc = &scratch{score: make([]float64, ix.n), name: make([]float64, ix.n), mask: make([]uint64, ix.n)}
+		sc = &scratch{
+			score: make([]float64, ix.n), name: make([]float64, ix.n), mask: make([]uint64, ix.n),
+			wordBest: make([]float32, ix.n), wordRest: make([]float32, ix.n),
+		}
 	}
 	defer func() {
 		for _, d := range sc.seen {
@@ -469,29 +488,26 @@ func (ix *Index) rank(req Request, asked intent) (hits []Hit, total int) {
 				nameWeight *= placeNameWeight
 			}
 			if i, ok := where[m.id]; ok {
-				active[i].weight = max(active[i].weight, m.weight)
+				if m.weight > active[i].weight {
+					active[i].weight, active[i].word = m.weight, qi
+				}
 				active[i].nameWeight = max(active[i].nameWeight, nameWeight)
 				active[i].bits |= bit
 				continue
 			}
 			where[m.id] = len(active)
-			active = append(active, activeTerm{id: m.id, weight: m.weight, nameWeight: nameWeight, bits: bit})
+			active = append(active, activeTerm{id: m.id, weight: m.weight, nameWeight: nameWeight, bits: bit, word: qi})
 		}
 	}
-	for _, a := range active {
-		idf := ix.idf(a.id)
-		for _, p := range ix.postings[a.id] {
-			if sc.mask[p.doc] == 0 {
-				sc.seen = append(sc.seen, p.doc)
-			}
-			tf := float64(p.tf)
-			if tf < 0 {
-				tf = -tf
-				sc.name[p.doc] += a.nameWeight
-			}
-			sc.score[p.doc] += a.weight * idf * tf * (k1 + 1) / (tf + k1)
-			sc.mask[p.doc] |= a.bits
+	byWord := slices.Clone(active)
+	slices.SortStableFunc(byWord, func(a, b activeTerm) int { return cmp.Compare(a.word, b.word) })
+	for start := 0; start < len(byWord); {
+		end := start + 1
+		for end < len(byWord) && byWord[end].word == byWord[start].word {
+			end++
 		}
+		ix.scoreWord(sc, byWord[start:end])
+		start = end
 	}
 	domainScore := ix.domainScores(active)
 	ix.addDomainRelevance(domainScore, active)
@@ -538,6 +554,51 @@ func (ix *Index) rank(req Request, asked intent) (hits []Hit, total int) {
 		return nil, total
 	}
 	return hits[req.Offset:min(len(hits), want)], total
+}
+
+// scoreWord adds to each document the BM25F score of one query word's
+// index terms (its own stem, and the synonyms, prefixes and spellings it
+// stands for; see expand): the best of them in full and expansionShare of
+// the others. Summed in full, a word with many expansions outweighed the
+// rest of the query wherever several of them occur ("search my notes"
+// found trial_searcher, whose text holds "search", "searcher", "find" and
+// "locate", before search_notes). It also marks the query words each
+// document matches and sums the weight of those in its name.
+func (ix *Index) scoreWord(sc *scratch, terms []activeTerm) {
+	for _, a := range terms {
+		idf := ix.idf(a.id)
+		for _, p := range ix.postings[a.id] {
+			if sc.mask[p.doc] == 0 {
+				sc.seen = append(sc.seen, p.doc)
+			}
+			sc.mask[p.doc] |= a.bits
+			tf := float64(p.tf)
+			if tf < 0 {
+				tf = -tf
+				sc.name[p.doc] += a.nameWeight
+			}
+			s := a.weight * idf * tf * (k1 + 1) / (tf + k1)
+			if len(terms) == 1 {
+				sc.score[p.doc] += s
+				continue
+			}
+			s32 := float32(s)
+			best := sc.wordBest[p.doc]
+			if best == 0 {
+				sc.touched = append(sc.touched, p.doc)
+			}
+			if s32 > best {
+				sc.wordBest[p.doc], sc.wordRest[p.doc] = s32, sc.wordRest[p.doc]+best
+			} else {
+				sc.wordRest[p.doc] += s32
+			}
+		}
+	}
+	for _, d := range sc.touched {
+		sc.score[d] += float64(sc.wordBest[d]) + expansionShare*float64(sc.wordRest[d])
+		sc.wordBest[d], sc.wordRest[d] = 0, 0
+	}
+	sc.touched = sc.touched[:0]
 }
 
 // idf is a term's inverse document frequency (BM25's, never negative).

@@ -244,6 +244,27 @@ func wantFirst(t *testing.T, ix *Index, docs []Document, query string, want int)
 	}
 }
 
+func TestSearchCountsAWordOnceHoweverManyWaysItMatches(t *testing.T) {
+	docs := []Document{
+		{Name: "record_finder", Description: "A searcher of records: search, find, look up, locate or seek any one."},
+		{Name: "album_art", Description: "Album art: search the covers."},
+		{Name: "read_note", Description: "Read a note by its title."},
+		{Name: "write_file", Description: "Write content to a file."},
+		{Name: "get_weather", Description: "Get the weather forecast for a city."},
+		{Name: "list_directory", Description: "List the files in a directory."},
+	}
+	ix := NewIndex(docs)
+	// "search" also matches "searcher" and its synonyms "find", "look
+	// up", "locate" and "seek", all in record_finder's text; summed in
+	// full they outweighed "covers", the word that says what to search.
+	wantFirst(t, ix, docs, "search the covers", 1)
+	// Each further way a word matches still counts for something.
+	hits, _ := ix.Search(Request{Text: "search", Limit: 6})
+	if len(hits) != 2 || hits[0].Doc != 0 {
+		t.Errorf("search: want record_finder, which says it five ways, before album_art; got %v", hits)
+	}
+}
+
 func TestSynonymsMatchDiscounted(t *testing.T) {
 	docs := []Document{
 		{Name: "write_file", Description: "Write content to a file."},
