@@ -173,6 +173,7 @@ type Index struct {
 
 	docNameLen    []uint8           // per document: distinct terms in its name (at most 255)
 	docIntent     []intent          // per document: whether it reads or changes (see toolIntent)
+	docEffect     []effect          // per document: whether it does or undoes (see toolEffect)
 	docLists      []bool            // per document: whether it lists (see listingTool)
 	docDomain     []int32           // per document: its domain's id
 	domainsByTerm map[int32][]int32 // the domains whose names hold a term
@@ -195,6 +196,7 @@ func NewIndex(docs []Document) *Index {
 		vocab:         make(map[string]int32),
 		docNameLen:    make([]uint8, len(docs)),
 		docIntent:     make([]intent, len(docs)),
+		docEffect:     make([]effect, len(docs)),
 		docLists:      make([]bool, len(docs)),
 		docDomain:     make([]int32, len(docs)),
 		domainsByTerm: make(map[int32][]int32),
@@ -232,6 +234,7 @@ func NewIndex(docs []Document) *Index {
 			}
 		}
 		ix.docIntent[i] = toolIntent(docs[i].Name, docs[i].Description)
+		ix.docEffect[i] = toolEffect(docs[i].Name)
 		ix.docLists[i] = listingTool(docs[i].Name)
 		ix.docNameLen[i] = uint8(min(len(distinct(docTerms[i][fieldName])), 255))
 		d, ok := domains[docs[i].Domain]
@@ -450,12 +453,13 @@ func (ix *Index) Search(req Request) (hits []Hit, total int) {
 	if steps := splitSteps(req.Text); len(steps) > 1 {
 		return ix.searchSteps(req, steps)
 	}
-	return ix.rank(req, requestIntent(req.Text))
+	return ix.rank(req, requestIntent(req.Text), requestEffect(req.Text))
 }
 
 // rank is Search for one ranking of the whole text; tools of the other
-// kind than asked score less (see intent.go).
-func (ix *Index) rank(req Request, asked intent) (hits []Hit, total int) {
+// kind than asked (see intent.go) and tools that undo what is wanted (see
+// effect.go) score less.
+func (ix *Index) rank(req Request, asked intent, wanted effect) (hits []Hit, total int) {
 	qterms, words, namesFile := ix.parse(req.Text, req.Required)
 	if len(qterms) == 0 {
 		return nil, 0
@@ -533,6 +537,9 @@ func (ix *Index) rank(req Request, asked intent) (hits []Hit, total int) {
 		}
 		if asked != intentUnknown && ix.docIntent[d] == -asked {
 			s *= 1 - intentPenalty
+		}
+		if wanted != effectNone && ix.docEffect[d] == -wanted {
+			s *= 1 - oppositePenalty
 		}
 		if keep <= 0 {
 			continue

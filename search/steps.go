@@ -59,11 +59,11 @@ func splitSteps(text string) []string {
 // stepFusionDepth the whole text's ranking goes on alone. A step's words
 // are among the whole text's, so its hits match the whole text too, and
 // total is the whole text's. Each step is ranked for what it asks (see
-// requestIntent); the whole text, whose steps may both read and change,
-// for neither.
+// requestIntent and requestEffect); the whole text, whose steps may both
+// read and change, for neither.
 func (ix *Index) searchSteps(req Request, steps []string) ([]Hit, int) {
 	want := req.Offset + req.Limit
-	whole, total := ix.rank(Request{Text: req.Text, Required: req.Required, Allow: req.Allow, Limit: want + stepFusionDepth}, intentUnknown)
+	whole, total := ix.rank(Request{Text: req.Text, Required: req.Required, Allow: req.Allow, Limit: want + stepFusionDepth}, intentUnknown, effectNone)
 	if len(whole) == 0 {
 		return nil, total
 	}
@@ -74,7 +74,7 @@ func (ix *Index) searchSteps(req Request, steps []string) ([]Hit, int) {
 		hitOf[h.Doc] = h
 	}
 	for _, step := range steps {
-		hits, _ := ix.rank(Request{Text: step, Required: req.Required, Allow: req.Allow, Limit: stepFusionDepth}, requestIntent(step))
+		hits, _ := ix.rank(Request{Text: step, Required: req.Required, Allow: req.Allow, Limit: stepFusionDepth}, requestIntent(step), requestEffect(step))
 		for r, h := range hits {
 			fused[h.Doc] += 1 / float64(stepRankOffset+r+1)
 			if _, ok := hitOf[h.Doc]; !ok {

@@ -1,0 +1,76 @@
+package search
+
+// Doing and undoing. Tools that change something often come in opposite
+// pairs: add and delete, start and stop, set and clear, protect and
+// unprotect. Both of a pair share the words of their object, so a request
+// that begins with a verb of one kind ("put 'Q3 Results' in the title
+// placeholder", "stop recording my browser actions") also matches the tool
+// that undoes what it asks (clear_placeholders_from_slides,
+// start_codegen_session), sometimes better. The first verb of a request
+// says which kind it asks for (requestEffect), the first verb of a tool's
+// name which kind the tool is (toolEffect); a tool of the opposite kind
+// keeps 1-oppositePenalty of its score. A request or tool whose verb is
+// of neither kind, or that reads, ranks as before.
+//
+// Measured with the calibration sets of LiveMCPBench requests: every
+// request it moved gained its first place (calib Hit@1 0.772 to 0.776,
+// fresh 0.700 to 0.714); nothing lost one. Penalties from 0.4 to 0.8
+// measure the same.
+const oppositePenalty = 0.4
+
+// effect is whether a tool, or a request, makes or starts something
+// (effectDo), removes or stops something (effectUndo), or neither.
+type effect int8
+
+const (
+	effectNone effect = 0
+	effectDo   effect = 1
+	effectUndo effect = -1
+)
+
+// doingWords make, add, set or start something.
+var doingWords = wordSet(`create add insert put set write make generate
+	build new append populate upload save install start launch run open
+	enable protect lock stage approve begin`)
+
+// undoingWords remove, clear or stop something: the opposites of
+// doingWords.
+var undoingWords = wordSet(`delete remove clear drop destroy discard forget
+	erase uninstall kill stop end close terminate disable unprotect unlock
+	unstage reset cancel reject revoke`)
+
+// toolEffect is the effect of a tool by the first verb of its name that
+// reads, does or undoes: none for get_placeholder, undo for
+// clear_placeholders_from_slides and playwright_close.
+func toolEffect(name string) effect {
+	for _, w := range Words(name) {
+		switch {
+		case doingWords[w]:
+			return effectDo
+		case undoingWords[w]:
+			return effectUndo
+		case readingWords[w]:
+			return effectNone
+		}
+	}
+	return effectNone
+}
+
+// requestEffect is the effect a request asks for, by its first word past
+// the leading ones ("please", "can you", see leadingWords).
+func requestEffect(text string) effect {
+	words := Words(text)
+	i := 0
+	for i < len(words) && leadingWords[words[i]] {
+		i++
+	}
+	if i < len(words) {
+		switch {
+		case doingWords[words[i]]:
+			return effectDo
+		case undoingWords[words[i]]:
+			return effectUndo
+		}
+	}
+	return effectNone
+}

@@ -1,0 +1,60 @@
+package search
+
+import "testing"
+
+func TestRequestEffect(t *testing.T) {
+	for text, want := range map[string]effect{
+		"Put 'Q3 Results' in the title placeholder on slide 1": effectDo,
+		"please start a new recording session":                 effectDo,
+		"Can you protect contract.docx with a password":        effectDo,
+		"Stop recording my browser actions":                    effectUndo,
+		"I want to delete the draft note":                      effectUndo,
+		"clear the placeholders on slide 2":                    effectUndo,
+		"What's on slide 3?":                                   effectNone,
+		"show me the placeholders":                             effectNone,
+		"rename report.docx to final.docx":                     effectNone,
+		"":                                                     effectNone,
+		"please":                                               effectNone,
+	} {
+		if got := requestEffect(text); got != want {
+			t.Errorf("requestEffect(%q) = %d, want %d", text, got, want)
+		}
+	}
+}
+
+func TestToolEffect(t *testing.T) {
+	for name, want := range map[string]effect{
+		"populate_placeholder":           effectDo,
+		"start_codegen_session":          effectDo,
+		"protect_document":               effectDo,
+		"clear_placeholders_from_slides": effectUndo,
+		"end_codegen_session":            effectUndo,
+		"unprotect_document":             effectUndo,
+		"playwright_close":               effectUndo,
+		// A tool that reads first does neither.
+		"get_placeholder_value": effectNone,
+		"list_new_items":        effectNone,
+		"chroma_cqt":            effectNone,
+		"":                      effectNone,
+	} {
+		if got := toolEffect(name); got != want {
+			t.Errorf("toolEffect(%q) = %d, want %d", name, got, want)
+		}
+	}
+}
+
+func TestSearchRanksTheOppositeOfARequestLower(t *testing.T) {
+	docs := []Document{
+		{Name: "clear_placeholders", Description: "Clear the text of every title and body placeholder on the given slides."},
+		{Name: "populate_placeholder", Description: "Populate a placeholder with text."},
+		{Name: "start_recording", Description: "Start recording browser actions into a test."},
+		{Name: "end_recording", Description: "End the session and write the test file."},
+		{Name: "add_slide", Description: "Add a slide to the presentation."},
+		{Name: "get_weather", Description: "Get the weather forecast for a city."},
+	}
+	ix := NewIndex(docs)
+	wantFirst(t, ix, docs, "Put 'Q3 Results' into the title placeholder on slide 1", 1)
+	wantFirst(t, ix, docs, "Stop recording my browser actions", 3)
+	// Without a verb of either kind, the words decide.
+	wantFirst(t, ix, docs, "the title placeholder on slide 1", 0)
+}
