@@ -172,6 +172,7 @@ type Index struct {
 	domainPostings map[int32][]posting
 
 	docNameLen    []uint8           // per document: distinct terms in its name (at most 255)
+	docNames      []string          // per document: its name
 	docIntent     []intent          // per document: whether it reads or changes (see toolIntent)
 	docEffect     []effect          // per document: whether it does or undoes (see toolEffect)
 	docLists      []bool            // per document: whether it lists (see listingTool)
@@ -195,6 +196,7 @@ func NewIndex(docs []Document) *Index {
 		stems:         newStemCache(),
 		vocab:         make(map[string]int32),
 		docNameLen:    make([]uint8, len(docs)),
+		docNames:      make([]string, len(docs)),
 		docIntent:     make([]intent, len(docs)),
 		docEffect:     make([]effect, len(docs)),
 		docLists:      make([]bool, len(docs)),
@@ -237,6 +239,7 @@ func NewIndex(docs []Document) *Index {
 		ix.docEffect[i] = toolEffect(docs[i].Name)
 		ix.docLists[i] = listingTool(docs[i].Name)
 		ix.docNameLen[i] = uint8(min(len(distinct(docTerms[i][fieldName])), 255))
+		ix.docNames[i] = docs[i].Name
 		d, ok := domains[docs[i].Domain]
 		if !ok {
 			d = int32(len(domains))
@@ -457,8 +460,9 @@ func (ix *Index) Search(req Request) (hits []Hit, total int) {
 }
 
 // rank is Search for one ranking of the whole text; tools of the other
-// kind than asked (see intent.go) and tools that undo what is wanted (see
-// effect.go) score less.
+// kind than asked (see intent.go), tools that undo what is wanted (see
+// effect.go) and tools named for many of what the text names one of (see
+// numbered.go) score less.
 func (ix *Index) rank(req Request, asked intent, wanted effect) (hits []Hit, total int) {
 	qterms, words, namesFile := ix.parse(req.Text, req.Required)
 	if len(qterms) == 0 {
@@ -515,6 +519,7 @@ func (ix *Index) rank(req Request, asked intent, wanted effect) (hits []Hit, tot
 	}
 	domainScore := ix.domainScores(active)
 	ix.addDomainRelevance(domainScore, active)
+	otherForm := ix.otherFormNamed(req.Text)
 	h := &hitHeap{}
 	want := req.Offset + req.Limit
 	keep := want
@@ -540,6 +545,9 @@ func (ix *Index) rank(req Request, asked intent, wanted effect) (hits []Hit, tot
 		}
 		if wanted != effectNone && ix.docEffect[d] == -wanted {
 			s *= 1 - oppositePenalty
+		}
+		if otherForm[d] {
+			s *= 1 - numberedPenalty
 		}
 		if keep <= 0 {
 			continue

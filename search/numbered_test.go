@@ -1,0 +1,42 @@
+package search
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestNumberedItems(t *testing.T) {
+	for text, want := range map[string][]string{
+		"Show me Hacker News story 38812345":       {"story"},
+		"Pull up comment number 38921455":          {"comment"},
+		"Get the comment with ID 38912345":         {"comment"},
+		"Remove slide 4 from pitch.pptx":           {"slide"},
+		"approve task #3 and task 4":               {"task", "task"},
+		"the top 10 stories on Hacker News":        nil,
+		"the last 5 commits in ~/code/webapp":      nil,
+		"page 2 of the results":                    nil,
+		"flights on 12 May":                        nil,
+		"Look up Met Museum object 436535, please": {"object"},
+		"no numbers here":                          nil,
+		"":                                         nil,
+	} {
+		if got := numberedItems(text); !slices.Equal(got, want) {
+			t.Errorf("numberedItems(%q) = %q, want %q", text, got, want)
+		}
+	}
+}
+
+func TestSearchPrefersTheToolForOneNumberedItem(t *testing.T) {
+	docs := []Document{
+		{Name: "getStories", Description: "Get multiple stories by type (top, new, best, ask, show, job)", ParamNames: "type limit"},
+		{Name: "getStory", Description: "Get a single story", ParamNames: "id"},
+		{Name: "getComments", Description: "Get comments for a story", ParamNames: "storyId limit"},
+		{Name: "getUser", Description: "Get a user profile by ID", ParamNames: "id"},
+		{Name: "get_weather", Description: "Get the weather forecast for a city."},
+		{Name: "read_note", Description: "Read a note by its title."},
+	}
+	ix := NewIndex(docs)
+	wantFirst(t, ix, docs, "Show me Hacker News story 38812345", 1)
+	// Without a number, the words decide.
+	wantFirst(t, ix, docs, "Show me the top Hacker News stories", 0)
+}
