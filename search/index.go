@@ -73,7 +73,7 @@ var (
 		fieldName:              3,
 		fieldTitle:             2,
 		fieldDescription:       1,
-		fieldParams:            0.3,
+		fieldParams:            0.45,
 		fieldDomain:            1,
 		fieldDomainDescription: 1,
 		fieldGroup:             0.3,
