@@ -1,5 +1,7 @@
 package search
 
+import "strings"
+
 // Doing and undoing. Tools that change something often come in opposite
 // pairs: add and delete, start and stop, set and clear, protect and
 // unprotect. Both of a pair share the words of their object, so a request
@@ -57,20 +59,32 @@ func toolEffect(name string) effect {
 }
 
 // requestEffect is the effect a request asks for, by its first word past
-// the leading ones ("please", "can you", see leadingWords).
+// the leading ones ("please", "can you", see leadingWords), or the phrasal
+// verb it begins ("throw away", "get rid of", see idioms).
 func requestEffect(text string) effect {
 	words := Words(text)
 	i := 0
 	for i < len(words) && leadingWords[words[i]] {
 		i++
 	}
-	if i < len(words) {
-		switch {
-		case doingWords[words[i]]:
-			return effectDo
-		case undoingWords[words[i]]:
-			return effectUndo
+	if i == len(words) {
+		return effectNone
+	}
+	verb := words[i]
+	// A phrasal verb as the word it means: "get rid of", "throw away".
+	for n := 3; n >= 2; n-- {
+		if i+n <= len(words) {
+			if w, ok := idioms[strings.Join(words[i:i+n], " ")]; ok {
+				verb = w
+				break
+			}
 		}
+	}
+	switch {
+	case doingWords[verb]:
+		return effectDo
+	case undoingWords[verb]:
+		return effectUndo
 	}
 	return effectNone
 }

@@ -126,6 +126,8 @@ var idioms = map[string]string{
 	"how large":  "size",
 	"how far":    "distance",
 	"how old":    "age",
+	"throw away": "discard",
+	"shut down":  "close",
 }
 
 // idiomWords returns the words of the idioms text holds ("" for none).
