@@ -89,6 +89,10 @@ func TestValueKinds(t *testing.T) {
 		"between the 1st of June and Sept. 3rd":              "date range",
 		"on 15/11/2023, in 12 may 2024":                      "date range",
 		"the market 5 days ago, a mayor 2 times, 10/12":      "",
+		"a random number between 1 and 100":                  "integer",
+		"a random number between -2.5 and 7.5":               "decimal float",
+		"visitors from 2019 to 2024, between 5 and 9 pm":     "",
+		"between 10 and 20kg, or between 2 and 5%":           "",
 		"": "",
 	} {
 		if got := valueKinds(in); got != want {
@@ -165,6 +169,16 @@ func TestSearchUnderstandsValues(t *testing.T) {
 	}
 	ix := NewIndex(docs)
 	wantFirst(t, ix, docs, "What's 1847 times 23 divided by 7?", 2)
+
+	docs = []Document{
+		{Name: "random_int", Description: "Generate a random integer within a range.", ParamNames: "low high"},
+		{Name: "random_float", Description: "Generate a random floating point number within a range.", ParamNames: "low high"},
+		{Name: "random_choices", Description: "Choose random items from a list of numbers or words.", ParamNames: "population k"},
+		{Name: "get_weather", Description: "Get the weather forecast for a city."},
+	}
+	ix = NewIndex(docs)
+	wantFirst(t, ix, docs, "Give me a random number between 1 and 100", 0)
+	wantFirst(t, ix, docs, "Give me a random number between 2.5 and 7.5", 1)
 }
 
 // TestSearchWeighsLocatorNamesLess checks that the name of the file or

@@ -13,8 +13,9 @@ import (
 // short prefix ("story 39012345", "NCT04280705"), an id: one item, by the
 // id a tool takes. A calendar date ("2023-11-15", "March 15", "12 May")
 // is a date, and two are a date range ("from March 1 to March 15"): tools
-// that take one name their parameters so. The values' own words stay in
-// the query.
+// that take one name their parameters so. A range of numbers ("between 1
+// and 100") is one of integers, or of decimals when a bound has a decimal
+// point ("between 2.5 and 7.5"). The values' own words stay in the query.
 func valueKinds(text string) string {
 	if !strings.ContainsAny(text, "0123456789") {
 		return ""
@@ -28,6 +29,13 @@ func valueKinds(text string) string {
 	}
 	if identifier.MatchString(text) {
 		out = append(out, "id")
+	}
+	if m := numberRange.FindStringSubmatch(text); m != nil && m[3] == "" {
+		if strings.Contains(m[1]+m[2], ".") {
+			out = append(out, "decimal float")
+		} else {
+			out = append(out, "integer")
+		}
 	}
 	switch n := len(date.FindAllStringIndex(text, 2)); {
 	case n == 1:
@@ -50,6 +58,10 @@ var (
 	// most four letters: shorter numbers are counts, places and years
 	// ("top 5", "slide 2", "2024").
 	identifier = regexp.MustCompile(`(?:^|[\s#(])[A-Za-z]{0,4}\d{5,}(?:$|[\s.,;:?!)])`)
+	// numberRange matches "between" two numbers, and the unit of the
+	// second if it has one ("9pm", "5 am", "10%", "20kg"): then they are
+	// times or quantities, not numbers to pick from.
+	numberRange = regexp.MustCompile(`(?i)\bbetween\s+(-?\d+(?:\.\d+)?)\s+and\s+(-?\d+(?:\.\d+)?)(\s*(?:am|pm)\b|%|[a-z]+)?`)
 	// date matches a calendar date: year first with dashes or slashes
 	// ("2023-11-15", "2024/03/01"), day and month by number with a year
 	// ("15/11/2023"), or a month by name beside a day ("March 15",
