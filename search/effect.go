@@ -41,11 +41,11 @@ var undoingWords = wordSet(`delete remove clear drop destroy discard forget
 	erase uninstall kill stop end close terminate disable unprotect unlock
 	unstage reset cancel reject revoke`)
 
-// toolEffect is the effect of a tool by the first verb of its name that
-// reads, does or undoes: none for get_placeholder, undo for
+// toolEffect is the effect of a tool by the first verb of its name (its
+// Words) that reads, does or undoes: none for get_placeholder, undo for
 // clear_placeholders_from_slides and playwright_close.
-func toolEffect(name string) effect {
-	for _, w := range Words(name) {
+func toolEffect(nameWords []string) effect {
+	for _, w := range nameWords {
 		switch {
 		case doingWords[w]:
 			return effectDo

@@ -40,7 +40,7 @@ func TestToolEffect(t *testing.T) {
 		"chroma_cqt":            effectNone,
 		"":                      effectNone,
 	} {
-		if got := toolEffect(name); got != want {
+		if got := toolEffect(Words(name)); got != want {
 			t.Errorf("toolEffect(%q) = %d, want %d", name, got, want)
 		}
 	}

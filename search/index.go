@@ -172,7 +172,7 @@ type Index struct {
 	domainPostings map[int32][]posting
 
 	docNameLen    []uint8           // per document: distinct terms in its name (at most 255)
-	docNames      []string          // per document: its name
+	docNameWords  []string          // per document: the words of its name, each followed by a space
 	docIntent     []intent          // per document: whether it reads or changes (see toolIntent)
 	docEffect     []effect          // per document: whether it does or undoes (see toolEffect)
 	docLists      []bool            // per document: whether it lists (see listingTool)
@@ -196,7 +196,7 @@ func NewIndex(docs []Document) *Index {
 		stems:         newStemCache(),
 		vocab:         make(map[string]int32),
 		docNameLen:    make([]uint8, len(docs)),
-		docNames:      make([]string, len(docs)),
+		docNameWords:  make([]string, len(docs)),
 		docIntent:     make([]intent, len(docs)),
 		docEffect:     make([]effect, len(docs)),
 		docLists:      make([]bool, len(docs)),
@@ -235,11 +235,12 @@ func NewIndex(docs []Document) *Index {
 				withField[f]++
 			}
 		}
-		ix.docIntent[i] = toolIntent(docs[i].Name, docs[i].Description)
-		ix.docEffect[i] = toolEffect(docs[i].Name)
-		ix.docLists[i] = listingTool(docs[i].Name)
+		nameWords := Words(docs[i].Name)
+		ix.docIntent[i] = toolIntent(nameWords, docs[i].Description)
+		ix.docEffect[i] = toolEffect(nameWords)
+		ix.docLists[i] = listingTool(nameWords)
 		ix.docNameLen[i] = uint8(min(len(distinct(docTerms[i][fieldName])), 255))
-		ix.docNames[i] = docs[i].Name
+		ix.docNameWords[i] = strings.Join(nameWords, " ") + " "
 		d, ok := domains[docs[i].Domain]
 		if !ok {
 			d = int32(len(domains))
@@ -423,6 +424,11 @@ type scratch struct {
 	// for the documents in touched.
 	wordBest, wordRest []float32
 	touched            []int32
+
+	// The documents named for many of what the query names one of (see
+	// markOtherForms): true for those in otherForms.
+	otherForm  []bool
+	otherForms []int32
 }
 
 // activeTerm is an index term a query matches: its best weight and the
@@ -473,6 +479,7 @@ func (ix *Index) rank(req Request, asked intent, wanted effect) (hits []Hit, tot
 		sc = &scratch{
 			score: make([]float64, ix.n), name: make([]float64, ix.n), mask: make([]uint64, ix.n),
 			wordBest: make([]float32, ix.n), wordRest: make([]float32, ix.n),
+			otherForm: make([]bool, ix.n),
 		}
 	}
 	defer func() {
@@ -480,6 +487,10 @@ func (ix *Index) rank(req Request, asked intent, wanted effect) (hits []Hit, tot
 			sc.score[d], sc.name[d], sc.mask[d] = 0, 0, 0
 		}
 		sc.seen = sc.seen[:0]
+		for _, d := range sc.otherForms {
+			sc.otherForm[d] = false
+		}
+		sc.otherForms = sc.otherForms[:0]
 		ix.scratch.Put(sc)
 	}()
 	var requiredMask uint64
@@ -519,7 +530,7 @@ func (ix *Index) rank(req Request, asked intent, wanted effect) (hits []Hit, tot
 	}
 	domainScore := ix.domainScores(active)
 	ix.addDomainRelevance(domainScore, active)
-	otherForm := ix.otherFormNamed(req.Text)
+	ix.markOtherForms(sc, req.Text)
 	h := &hitHeap{}
 	want := req.Offset + req.Limit
 	keep := want
@@ -546,7 +557,7 @@ func (ix *Index) rank(req Request, asked intent, wanted effect) (hits []Hit, tot
 		if wanted != effectNone && ix.docEffect[d] == -wanted {
 			s *= 1 - oppositePenalty
 		}
-		if otherForm[d] {
+		if sc.otherForm[d] {
 			s *= 1 - numberedPenalty
 		}
 		if keep <= 0 {

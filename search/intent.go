@@ -75,11 +75,11 @@ var (
 	changingStems = stemSet(changingWords, "")
 )
 
-// toolIntent is what a tool does, by the first verb of its name (get_book
-// reads, though "book" can change), or if its name has none (pdf_merger,
-// whois_domain), by the first verb of its description.
-func toolIntent(name, description string) intent {
-	for _, w := range Words(name) {
+// toolIntent is what a tool does, by the first verb of its name (its
+// Words: get_book reads, though "book" can change), or if its name has
+// none (pdf_merger, whois_domain), by the first verb of its description.
+func toolIntent(nameWords []string, description string) intent {
+	for _, w := range nameWords {
 		r, c := readingWords[w], changingWords[w]
 		if r && !c {
 			return intentRead

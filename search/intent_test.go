@@ -49,7 +49,7 @@ func TestToolIntent(t *testing.T) {
 		{"chroma_cqt", "Constant-Q chromagram of an audio signal.", intentUnknown},
 		{"", "", intentUnknown},
 	} {
-		if got := toolIntent(c.name, c.description); got != c.want {
+		if got := toolIntent(Words(c.name), c.description); got != c.want {
 			t.Errorf("toolIntent(%q, %q) = %d, want %d", c.name, c.description, got, c.want)
 		}
 	}

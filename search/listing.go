@@ -13,9 +13,8 @@ package search
 // and lost none; from 0.2 to 0.3 the figures barely move.
 const listingPenalty = 0.2
 
-// listingTool reports whether a tool's name says it lists: its first word
-// is "list".
-func listingTool(name string) bool {
-	words := Words(name)
-	return len(words) > 0 && words[0] == "list"
+// listingTool reports whether a tool's name (its Words) says it lists:
+// its first word is "list".
+func listingTool(nameWords []string) bool {
+	return len(nameWords) > 0 && nameWords[0] == "list"
 }

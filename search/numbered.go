@@ -43,30 +43,33 @@ func numberedItems(text string) []string {
 	return items
 }
 
-// otherFormNamed lists the documents whose names hold a numbered item of
-// text (see numberedItems) only in another form of the word.
-func (ix *Index) otherFormNamed(text string) map[int32]bool {
-	var out map[int32]bool
+// markOtherForms marks in sc the documents whose names hold a numbered
+// item of text (see numberedItems) only in another form of the word.
+func (ix *Index) markOtherForms(sc *scratch, text string) {
 	for _, w := range numberedItems(text) {
 		id, ok := ix.vocab[ix.stems.stem(w)]
 		if !ok {
 			continue
 		}
 		for _, p := range ix.postings[id] {
-			if p.tf >= 0 {
-				continue // not in the name
-			}
-			asWritten := false
-			for _, nw := range Words(ix.docNames[p.doc]) {
-				asWritten = asWritten || nw == w
-			}
-			if !asWritten {
-				if out == nil {
-					out = make(map[int32]bool)
-				}
-				out[p.doc] = true
+			if p.tf < 0 && !sc.otherForm[p.doc] && !hasWord(ix.docNameWords[p.doc], w) {
+				sc.otherForm[p.doc] = true
+				sc.otherForms = append(sc.otherForms, p.doc)
 			}
 		}
 	}
-	return out
+}
+
+// hasWord reports whether words, each followed by a space, holds w.
+func hasWord(words, w string) bool {
+	for rest := words; ; {
+		i := strings.Index(rest, w)
+		if i < 0 {
+			return false
+		}
+		if (i == 0 || rest[i-1] == ' ') && i+len(w) < len(rest) && rest[i+len(w)] == ' ' {
+			return true
+		}
+		rest = rest[i+1:]
+	}
 }

@@ -40,3 +40,21 @@ func TestSearchPrefersTheToolForOneNumberedItem(t *testing.T) {
 	// Without a number, the words decide.
 	wantFirst(t, ix, docs, "Show me the top Hacker News stories", 0)
 }
+
+func TestHasWord(t *testing.T) {
+	for _, c := range []struct {
+		words, w string
+		want     bool
+	}{
+		{"get comments ", "comment", false},
+		{"get comment tree ", "comment", true},
+		{"get comment ", "comment", true},
+		{"comment ", "comment", true},
+		{"recomment ", "comment", false},
+		{"", "comment", false},
+	} {
+		if got := hasWord(c.words, c.w); got != c.want {
+			t.Errorf("hasWord(%q, %q) = %v, want %v", c.words, c.w, got, c.want)
+		}
+	}
+}
