@@ -1,7 +1,5 @@
 package search
 
-import "strings"
-
 // Doing and undoing. Tools that change something often come in opposite
 // pairs: add and delete, start and stop, set and clear, protect and
 // unprotect. Both of a pair share the words of their object, so a request
@@ -63,22 +61,13 @@ func toolEffect(nameWords []string) effect {
 // verb it begins ("throw away", "get rid of", see idioms).
 func requestEffect(text string) effect {
 	words := Words(text)
-	i := 0
-	for i < len(words) && leadingWords[words[i]] {
-		i++
-	}
+	i := firstRequestWord(words)
 	if i == len(words) {
 		return effectNone
 	}
-	verb := words[i]
-	// A phrasal verb as the word it means: "get rid of", "throw away".
-	for n := 3; n >= 2; n-- {
-		if i+n <= len(words) {
-			if w, ok := idioms[strings.Join(words[i:i+n], " ")]; ok {
-				verb = w
-				break
-			}
-		}
+	verb, ok := idiomAt(words, i)
+	if !ok {
+		verb = words[i]
 	}
 	switch {
 	case doingWords[verb]:

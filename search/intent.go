@@ -113,11 +113,7 @@ func toolIntent(nameWords []string, description string) intent {
 // asks for a change; otherwise a request ending in "?" asks to read.
 func requestIntent(text string) intent {
 	words := Words(text)
-	i := 0
-	for i < len(words) && leadingWords[words[i]] {
-		i++
-	}
-	if i < len(words) {
+	if i := firstRequestWord(words); i < len(words) {
 		switch w := words[i]; {
 		case askingWords[w]:
 			return intentRead
@@ -129,6 +125,16 @@ func requestIntent(text string) intent {
 		return intentRead
 	}
 	return intentUnknown
+}
+
+// firstRequestWord is the index of a request's first word past the
+// leading ones (see leadingWords); len(words) if there is none.
+func firstRequestWord(words []string) int {
+	i := 0
+	for i < len(words) && leadingWords[words[i]] {
+		i++
+	}
+	return i
 }
 
 func wordSet(words string) map[string]bool {

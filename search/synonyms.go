@@ -135,13 +135,24 @@ func idiomWords(text string) string {
 	words := Words(text)
 	var out []string
 	for i := range words {
-		for n := 2; n <= 3 && i+n <= len(words); n++ {
-			if w, ok := idioms[strings.Join(words[i:i+n], " ")]; ok {
-				out = append(out, w)
-			}
+		if w, ok := idiomAt(words, i); ok {
+			out = append(out, w)
 		}
 	}
 	return strings.Join(out, " ")
+}
+
+// idiomAt returns the word for the idiom of two or three words that
+// begins at words[i], the longer first, if there is one.
+func idiomAt(words []string, i int) (string, bool) {
+	for n := 3; n >= 2; n-- {
+		if i+n <= len(words) {
+			if w, ok := idioms[strings.Join(words[i:i+n], " ")]; ok {
+				return w, true
+			}
+		}
+	}
+	return "", false
 }
 
 // synonymWeight discounts a match through the thesaurus against the
