@@ -78,10 +78,14 @@ var (
 // toolIntent is what a tool does, by the first verb of its name (its
 // Words: get_book reads, though "book" can change), or if its name has
 // none (pdf_merger, whois_domain), by the first verb of its description.
+// A name that joins a verb of change to it (search_and_replace) changes.
 func toolIntent(nameWords []string, description string) intent {
-	for _, w := range nameWords {
+	for i, w := range nameWords {
 		r, c := readingWords[w], changingWords[w]
 		if r && !c {
+			if joinsChange(nameWords[i+1:]) {
+				return intentChange
+			}
 			return intentRead
 		}
 		if c && !r {
@@ -107,6 +111,19 @@ func toolIntent(nameWords []string, description string) intent {
 	}
 	return intentUnknown
 }
+
+// joinsChange reports whether the rest of a name, after its first verb,
+// joins a verb of change to it: "and replace", "or create", "then save".
+func joinsChange(rest []string) bool {
+	for i := 0; i+1 < len(rest); i++ {
+		if conjunctions[rest[i]] && changingWords[rest[i+1]] && !readingWords[rest[i+1]] {
+			return true
+		}
+	}
+	return false
+}
+
+var conjunctions = wordSet("and or then")
 
 // requestIntent is what a request asks for, by its first word past the
 // leading ones: a question word or "show" asks to read, a verb of change

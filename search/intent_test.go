@@ -45,6 +45,10 @@ func TestToolIntent(t *testing.T) {
 		{"get_book", "", intentRead},
 		{"list_new_items", "", intentRead},
 		{"create_or_get_user", "", intentChange},
+		// A verb of change joined to the first verb: the tool changes.
+		{"search_and_replace", "Search for text and replace it in a document.", intentChange},
+		{"read_then_save_file", "", intentChange},
+		{"get_or_list_users", "", intentRead},
 		// Neither: unknown.
 		{"chroma_cqt", "Constant-Q chromagram of an audio signal.", intentUnknown},
 		{"", "", intentUnknown},
@@ -77,5 +81,19 @@ func TestIntentOrdersReadingAndChangingTools(t *testing.T) {
 			}
 			t.Errorf("%q ranks %v, want %s first", query, got, want)
 		}
+	}
+}
+
+// A request to change finds the tool that reads and then changes
+// (search_and_replace) before those that only change the same thing.
+func TestIntentReadsAJoinedVerbOfChange(t *testing.T) {
+	docs := []Document{
+		{Name: "copy_document", Description: "Create a copy of a Word document.", Params: "source_filename Path to the source document"},
+		{Name: "search_and_replace", Description: "Search for text and replace all occurrences.", Params: "filename Path to the Word document find_text Text to search for replace_text Text to replace with"},
+		{Name: "protect_document", Description: "Add password protection to a Word document.", Params: "filename Path to the Word document password Password to protect the document with"},
+	}
+	hits, _ := NewIndex(docs).Search(Request{Text: "Replace every 'Acme Corp' with 'Globex' in contract.docx", Limit: 3})
+	if len(hits) == 0 || docs[hits[0].Doc].Name != "search_and_replace" {
+		t.Errorf("replace in a document: %v, want search_and_replace first", hits)
 	}
 }
