@@ -429,6 +429,7 @@ func TestIdioms(t *testing.T) {
 		"look up the word, then sum up the article": "search summarize",
 		"how much is it and how many are left":      "price count",
 		"pull up story 42 instead of the list":      "open alternative",
+		"Tell me about the Dialog component":        "details info",
 		"a rid of get":                              "",
 		"":                                          "",
 	} {
@@ -443,6 +444,13 @@ func TestIdioms(t *testing.T) {
 	}
 	if hits, _ := NewIndex(docs).Search(Request{Text: "get rid of my grocery note", Limit: 2}); len(hits) == 0 || hits[0].Doc != 1 {
 		t.Errorf("get rid of a note: %v", hits)
+	}
+	components := []Document{
+		{Name: "list_shadcn_components", Description: "Get a list of all available shadcn/ui components."},
+		{Name: "get_component_details", Description: "Get detailed information about a specific shadcn/ui component.", Params: "componentName Name of the component"},
+	}
+	if hits, _ := NewIndex(components).Search(Request{Text: "Tell me about the shadcn/ui Dialog component", Limit: 2}); len(hits) == 0 || hits[0].Doc != 1 {
+		t.Errorf("tell me about a component: %v", hits)
 	}
 }
 
