@@ -207,6 +207,7 @@ func NewIndex(docs []Document) *Index {
 	var totalLen, withField [numFields]float64
 	domains := make(map[string]int32)
 	domainDescriptionTerms := make(map[string][]string) // a domain's tools share its description
+	mentions := toolNameMentions(docs)
 	for i := range docs {
 		for f := range numFields {
 			var ts []string
@@ -220,8 +221,12 @@ func NewIndex(docs []Document) *Index {
 					ts = ix.textTerms(text + " " + englishGloss(text))
 					domainDescriptionTerms[text] = ts
 				}
-			case fieldTitle, fieldDescription:
-				ts = ix.textTerms(docs[i].field(f))
+			case fieldTitle:
+				ts = ix.textTerms(docs[i].Title)
+			case fieldDescription:
+				ts = ix.textTerms(withoutMentions(docs[i].Description, docs[i].Name, mentions))
+			case fieldParams:
+				ts = terms(withoutMentions(docs[i].Params, docs[i].Name, mentions), ix.stems)
 			default:
 				ts = terms(docs[i].field(f), ix.stems)
 			}
