@@ -58,3 +58,33 @@ func TestHasWord(t *testing.T) {
 		}
 	}
 }
+
+// A request about a numbered slide is not one to make a slide, unless it
+// also speaks of a slide without a number.
+func TestSearchDoesNotMakeANewNumberedItem(t *testing.T) {
+	docs := []Document{
+		{Name: "add_slide", Description: "Add a new slide to the presentation.", ParamNames: "layout title"},
+		{Name: "add_shape", Description: "Add a shape (rectangle, oval, arrow) with optional text.", ParamNames: "slide_index shape_type text fill_color"},
+		{Name: "delete_slide", Description: "Delete a slide by its number.", ParamNames: "slide_index"},
+		{Name: "get_weather", Description: "Get the weather forecast for a city."},
+		{Name: "read_note", Description: "Read a note by its title."},
+	}
+	ix := NewIndex(docs)
+	wantFirst(t, ix, docs, "Add a blue rectangle to slide 2", 1)
+	wantFirst(t, ix, docs, "Add a new slide after slide 2", 0)
+}
+
+func TestMakesNew(t *testing.T) {
+	for words, want := range map[string]bool{
+		"add slide ":                     true,
+		"create slide from template ":    true,
+		"playwright insert blank slide ": true,
+		"get slide info ":                false,
+		"slide ":                         false,
+		"delete slide ":                  false,
+	} {
+		if got := makesNew(words); got != want {
+			t.Errorf("makesNew(%q) = %v, want %v", words, got, want)
+		}
+	}
+}
