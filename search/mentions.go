@@ -17,7 +17,7 @@ import "strings"
 func toolNameMentions(docs []Document) map[string]bool {
 	names := make(map[string]bool)
 	for i := range docs {
-		if n := docs[i].Name; len(Words(n)) > 1 {
+		if n := docs[i].Name; isCompoundIdentifier(n) {
 			names[n] = true
 		}
 	}
@@ -36,9 +36,15 @@ func withoutMentions(text, own string, mentions map[string]bool) string {
 			start++
 			continue
 		}
-		end := start
+		end, compound := start, false
 		for end < len(text) && isIdentifierByte(text[end]) {
+			c := text[end]
+			compound = compound || c == '_' || c == '-' || ('A' <= c && c <= 'Z' && end > start && 'a' <= text[end-1] && text[end-1] <= 'z')
 			end++
+		}
+		if !compound {
+			start = end
+			continue
 		}
 		from, to := start, end
 		for from < to && (text[from] == '-' || text[from] == '.') {
@@ -59,6 +65,21 @@ func withoutMentions(text, own string, mentions map[string]bool) string {
 	}
 	b.WriteString(text[last:])
 	return b.String()
+}
+
+// isCompoundIdentifier reports whether name is an identifier of more than
+// one word: words joined by '_' or '-', or camelCase.
+func isCompoundIdentifier(name string) bool {
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !isIdentifierByte(c) {
+			return false
+		}
+		if c == '_' || c == '-' || ('A' <= c && c <= 'Z' && i > 0 && 'a' <= name[i-1] && name[i-1] <= 'z') {
+			return i > 0 && i < len(name)-1
+		}
+	}
+	return false
 }
 
 func isIdentifierByte(c byte) bool {
