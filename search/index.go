@@ -193,7 +193,6 @@ type Index struct {
 func NewIndex(docs []Document) *Index {
 	ix := &Index{
 		n:             len(docs),
-		stems:         newStemCache(),
 		vocab:         make(map[string]int32),
 		docNameLen:    make([]uint8, len(docs)),
 		docNameWords:  make([]string, len(docs)),
@@ -203,35 +202,16 @@ func NewIndex(docs []Document) *Index {
 		docDomain:     make([]int32, len(docs)),
 		domainsByTerm: make(map[int32][]int32),
 	}
+	analyses, stems := analyzeDocs(docs)
+	ix.stems = stems
 	docTerms := make([][numFields][]int32, len(docs))
 	var totalLen, withField [numFields]float64
 	domains := make(map[string]int32)
-	domainDescriptionTerms := make(map[string][]string) // a domain's tools share its description
-	mentions := toolNameMentions(docs)
 	for i := range docs {
+		a := &analyses[i]
 		for f := range numFields {
-			var ts []string
-			switch f {
-			case fieldGloss:
-				ts = terms(englishGloss(docs[i].Title)+" "+englishGloss(docs[i].Description), ix.stems)
-			case fieldDomainDescription:
-				text := docs[i].DomainDescription
-				var ok bool
-				if ts, ok = domainDescriptionTerms[text]; !ok {
-					ts = ix.textTerms(text + " " + englishGloss(text))
-					domainDescriptionTerms[text] = ts
-				}
-			case fieldTitle:
-				ts = ix.textTerms(docs[i].Title)
-			case fieldDescription:
-				ts = ix.textTerms(withoutMentions(docs[i].Description, docs[i].Name, mentions))
-			case fieldParams:
-				ts = terms(withoutMentions(docs[i].Params, docs[i].Name, mentions), ix.stems)
-			default:
-				ts = terms(docs[i].field(f), ix.stems)
-			}
-			ids := make([]int32, len(ts))
-			for j, t := range ts {
+			ids := make([]int32, len(a.terms[f]))
+			for j, t := range a.terms[f] {
 				ids[j] = ix.termID(t)
 			}
 			docTerms[i][f] = ids
@@ -240,12 +220,11 @@ func NewIndex(docs []Document) *Index {
 				withField[f]++
 			}
 		}
-		nameWords := Words(docs[i].Name)
-		ix.docIntent[i] = toolIntent(nameWords, docs[i].Description)
-		ix.docEffect[i] = toolEffect(nameWords)
-		ix.docLists[i] = listingTool(nameWords)
+		ix.docIntent[i] = a.intent
+		ix.docEffect[i] = a.effect
+		ix.docLists[i] = a.lists
 		ix.docNameLen[i] = uint8(min(len(distinct(docTerms[i][fieldName])), 255))
-		ix.docNameWords[i] = strings.Join(nameWords, " ") + " "
+		ix.docNameWords[i] = a.nameWords
 		d, ok := domains[docs[i].Domain]
 		if !ok {
 			d = int32(len(domains))
@@ -329,15 +308,9 @@ func NewIndex(docs []Document) *Index {
 			}
 		}
 	}
+	ix.stems.readOnly = true // buildMeanings reads it on several goroutines
 	ix.buildMeanings(docs)
-	ix.stems.readOnly = true
 	return ix
-}
-
-// textTerms are the index terms of prose: its terms, and brand words
-// whole beside their parts (see brandTerms).
-func (ix *Index) textTerms(text string) []string {
-	return append(terms(text, ix.stems), brandTerms(text, ix.stems)...)
 }
 
 func (ix *Index) termID(t string) int32 {

@@ -2,7 +2,9 @@ package search
 
 import (
 	"math"
+	"runtime"
 	"slices"
+	"sync"
 )
 
 // Meaning: a second opinion on the lexical ranking's near misses. Words
@@ -50,6 +52,20 @@ func (ix *Index) buildMeanings(docs []Document) {
 	ix.meaningDims = dims
 	ix.meanings = make([]int8, len(docs)*dims)
 	ix.meaningScales = make([]float32, len(docs))
+	// Runs of documents on up to GOMAXPROCS goroutines, as in
+	// analyzeDocs; wordWeight only reads the index.
+	workers := max(1, min(runtime.GOMAXPROCS(0), len(docs)/minDocsPerWorker))
+	var wg sync.WaitGroup
+	for w := range workers {
+		from, to := w*len(docs)/workers, (w+1)*len(docs)/workers
+		wg.Go(func() { ix.buildMeaningsOf(docs, from, to) })
+	}
+	wg.Wait()
+}
+
+// buildMeaningsOf builds the meaning vectors of docs[from:to].
+func (ix *Index) buildMeaningsOf(docs []Document, from, to int) {
+	dims := ix.meaningDims
 	// Each distinct word's vector row and weight, looked up once.
 	type wordInfo struct {
 		row    int32
@@ -57,7 +73,7 @@ func (ix *Index) buildMeanings(docs []Document) {
 	}
 	seen := make(map[string]wordInfo)
 	sum := make([]float32, dims)
-	for i := range docs {
+	for i := from; i < to; i++ {
 		clear(sum)
 		text := docs[i].Description
 		if len(text) > meaningTextBytes {
