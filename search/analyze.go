@@ -137,9 +137,9 @@ func isIdeographicWord(w string) bool {
 	return size == len(w) && isIdeographic(r)
 }
 
-// stemCache memoises stems. Indexing fills it (one goroutine); searches
-// only read it and stem words it lacks on the fly, so it is safe for
-// concurrent searches once built.
+// stemCache memoises stems. Indexing fills one per goroutine and merges
+// them (see analyzeDocs); searches only read it and stem words it lacks
+// on the fly, so it is safe for concurrent searches once built.
 type stemCache struct {
 	m        map[string]string
 	readOnly bool
@@ -153,6 +153,13 @@ func (c *stemCache) stem(w string) string {
 	}
 	s := stemWord(w)
 	if !c.readOnly {
+		// w may be a slice of a document's text (see asciiWords), which
+		// the index must not keep alive: it keeps copies.
+		same := s == w
+		w = strings.Clone(w)
+		if same {
+			s = w
+		}
 		c.m[w] = s
 	}
 	return s

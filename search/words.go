@@ -60,7 +60,8 @@ func Words(text string) []string {
 // most tool text is ASCII, and indexing large catalogs spends its time
 // here.
 func asciiWords(text string) []string {
-	var words []string
+	// Room for most texts' words: about one in six bytes of prose.
+	words := make([]string, 0, len(text)/6+1)
 	start := -1
 	var buf []byte
 	flush := func(end int) {
@@ -69,6 +70,12 @@ func asciiWords(text string) []string {
 		}
 		if isAcronymPlural(text[start:end]) {
 			end-- // "PDFs" is the word "pdf"
+		}
+		if !hasUpper(text[start:end]) {
+			// Already lower case: a slice of text, not a copy.
+			words = append(words, text[start:end])
+			start = -1
+			return
 		}
 		buf = append(buf[:0], text[start:end]...)
 		for i, c := range buf {
@@ -102,6 +109,15 @@ func asciiWords(text string) []string {
 	}
 	flush(len(text))
 	return words
+}
+
+func hasUpper(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			return true
+		}
+	}
+	return false
 }
 
 func isASCII(s string) bool {
