@@ -4,10 +4,10 @@ import (
 	"strings"
 )
 
-// splitLocators takes the file paths and URLs out of a query. It returns
-// the query without them (rest), the words tool descriptions use for what
-// they point at (kinds), and the words that name the particular file,
-// folder or site (payload):
+// splitLocators takes the file paths, URLs and element ids out of a
+// query. It returns the query without them (rest), the words tool
+// descriptions use for what they point at (kinds), and the words that
+// name the particular file, folder, site or element (payload):
 //
 //   - a path names a file of some format: "/root/word/exchange.docx" gives
 //     kinds "file word document docx" and payload "exchange root word";
@@ -16,6 +16,8 @@ import (
 //     "todo notes";
 //   - a URL is a web address on some site: "https://www.youtube.com/watch?v=x"
 //     gives "url" and "youtube watch v x";
+//   - an element's id as a CSS selector ("#login-btn") is a "selector", as
+//     browser tools call the parameter that takes one;
 //   - three files or more are also "multiple": a request that names them
 //     all acts on them together ("read main.py, utils.py and config.json",
 //     "merge a.pdf, b.pdf and c.pdf"), where two are as often a source and
@@ -28,7 +30,7 @@ import (
 // https), "www" and the top-level domain are dropped: every web address
 // has them; another scheme ("memory://") is a kind.
 func splitLocators(text string) (rest, kinds, payload string) {
-	if !strings.ContainsAny(text, "/\\.") {
+	if !strings.ContainsAny(text, "/\\.#") {
 		return text, "", ""
 	}
 	var kept, kindWords, payloadWords []string
@@ -63,8 +65,8 @@ type locator struct {
 	kinds, payload string
 }
 
-// describeLocator describes one whitespace-separated token if it is a URL
-// or a file path (or a file name with a known extension).
+// describeLocator describes one whitespace-separated token if it is a URL,
+// a file path (or a file name with a known extension) or an element id.
 func describeLocator(tok string) (locator, bool) {
 	tok = strings.Trim(tok, "\"'`()[]{}<>,;!?")
 	// A possessive is no part of the name: "example.com's sitemap".
@@ -74,6 +76,13 @@ func describeLocator(tok string) (locator, bool) {
 		}
 	}
 	tok = strings.TrimRight(tok, ".:")
+	if id, ok := strings.CutPrefix(tok, "#"); ok {
+		// An element's id, as a CSS selector: "#login-button".
+		if id != "" && isASCIILetter(id[0]) && !strings.ContainsAny(id, "/\\#") {
+			return locator{"selector", id}, true
+		}
+		return locator{}, false
+	}
 	if strings.Trim(tok, "/\\.~") == "" {
 		return locator{}, false
 	}

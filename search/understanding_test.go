@@ -31,6 +31,8 @@ func TestSplitLocators(t *testing.T) {
 		"U.S. and 2.13.4 and v1.2.in":                {"U.S. and 2.13.4 and v1.2.in", "", ""},
 		"version 2.13.4 of jackson e.g. this":        {"version 2.13.4 of jackson e.g. this", "", ""},
 		"and/or either/or":                           {"and/or either/or", "", ""},
+		"click #login-btn on the page.":              {"click on the page.", "selector", "login-btn"},
+		"comment #4 and issue #12 and # and #/x":     {"comment #4 and issue #12 and # and #/x", "", ""},
 		"no locators here":                           {"no locators here", "", ""},
 		"":                                           {"", "", ""},
 		"/":                                          {"/", "", ""},
