@@ -47,7 +47,9 @@ var changingWords = wordSet(`create add delete remove update set write edit
 	evaluate launch schedule book publish share assign enable disable archive
 	restore undo protect unprotect populate manage optimize transform resize
 	crop rotate draw plot convert stage remember forget discard type restyle
-	combine`)
+	combine terminate cancel abort restart reload refresh pause resume submit
+	deploy fork clone encrypt decrypt compress subscribe unsubscribe
+	register`)
 
 // askingWords, first in a request, make it a question or ask to be shown
 // something.

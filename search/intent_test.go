@@ -13,6 +13,7 @@ func TestRequestIntent(t *testing.T) {
 		"please rename report.docx to final.docx":   intentChange,
 		"I want to delete the draft note":           intentChange,
 		"Let's create a new folder called invoices": intentChange,
+		"Refresh the saved arXiv category list":     intentChange,
 		"Bitcoin price":                             intentUnknown,
 		"find flights from Paris to Rome":           intentUnknown,
 		"":                                          intentUnknown,
@@ -45,6 +46,7 @@ func TestToolIntent(t *testing.T) {
 		{"get_book", "", intentRead},
 		{"list_new_items", "", intentRead},
 		{"create_or_get_user", "", intentChange},
+		{"force_terminate", "Force terminate a running terminal session.", intentChange},
 		// A verb of change joined to the first verb: the tool changes.
 		{"search_and_replace", "Search for text and replace it in a document.", intentChange},
 		{"read_then_save_file", "", intentChange},
