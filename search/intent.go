@@ -35,7 +35,9 @@ const (
 var readingWords = wordSet(`get list read show search fetch view find query
 	lookup look check describe count status info inspect analyze analyse
 	explain preview summarize summary stats statistics logs log history
-	compare diff validate exists browse retrieve load details detail overview`)
+	compare diff validate exists browse retrieve load details detail overview
+	calculate compute estimate predict measure detect identify recognize
+	classify recommend suggest resolve verify`)
 
 // changingWords, in a tool's name, say it changes something; first in a
 // request, they ask for a change.

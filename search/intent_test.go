@@ -47,6 +47,8 @@ func TestToolIntent(t *testing.T) {
 		{"list_new_items", "", intentRead},
 		{"create_or_get_user", "", intentChange},
 		{"force_terminate", "Force terminate a running terminal session.", intentChange},
+		{"calculate_route", "", intentRead},
+		{"detect_language", "", intentRead},
 		// A verb of change joined to the first verb: the tool changes.
 		{"search_and_replace", "Search for text and replace it in a document.", intentChange},
 		{"read_then_save_file", "", intentChange},
