@@ -56,7 +56,8 @@ var changingWords = wordSet(`create add delete remove update set write edit
 // askingWords, first in a request, make it a question or ask to be shown
 // something.
 var askingWords = wordSet(`what which who whom whose when where why how is
-	are was were does do did has have show list tell display view see`)
+	are was were does do did has have show list tell display view see check
+	count compare`)
 
 // leadingWords come before the word that says what a request wants
 // ("please", "can you", "I want to", "let's").
