@@ -508,7 +508,10 @@ func (ix *Index) rank(req Request, asked intent, wanted effect) (hits []Hit, tot
 	}
 	domainScore := ix.domainScores(active)
 	ix.addDomainRelevance(domainScore, active)
-	ix.markOtherForms(sc, req.Text)
+	items := numberedItems(req.Text)
+	ix.markOtherForms(sc, req.Text, items)
+	// The request names what it acts on: a file or a numbered item.
+	namesOne := namesFile || len(items) > 0
 	h := &hitHeap{}
 	want := req.Offset + req.Limit
 	keep := want
@@ -526,7 +529,7 @@ func (ix *Index) rank(req Request, asked intent, wanted effect) (hits []Hit, tot
 			// The share of the tool's name the query spells out.
 			s += nameCoverageBonus * sc.name[d] / float64(n)
 		}
-		if namesFile && ix.docLists[d] {
+		if namesOne && ix.docLists[d] {
 			s *= 1 - listingPenalty
 		}
 		if asked != intentUnknown && ix.docIntent[d] == -asked {

@@ -5,8 +5,10 @@ package search
 // a request that names a file (report.docx, /var/log/app.log) already
 // knows what it wants to act on, and a listing tool that matches it
 // matches the kind of file, not the request: "pull all the text out of
-// resume.docx" is no request to list Word documents. For such a request a
-// listing tool keeps 1-listingPenalty of its score.
+// resume.docx" is no request to list Word documents. Nor is a request
+// that names one item by its number ("what's on slide 4", see
+// numberedItems) one to list them. For such requests a listing tool keeps
+// 1-listingPenalty of its score.
 //
 // Measured on LiveMCPBench's tools and the task sets of
 // internal/livemcpbench: 0.2 gained 17 first places (calib 16, fresh 1)

@@ -50,10 +50,9 @@ func numberedItems(text string) []string {
 }
 
 // markOtherForms marks in sc the documents whose names hold a numbered
-// item of text (see numberedItems) only in another form of the word, or
-// that make a new one when text speaks of it only by number.
-func (ix *Index) markOtherForms(sc *scratch, text string) {
-	items := numberedItems(text)
+// item of text (items, see numberedItems) only in another form of the
+// word, or that make a new one when text speaks of it only by number.
+func (ix *Index) markOtherForms(sc *scratch, text string, items []string) {
 	if len(items) == 0 {
 		return
 	}

@@ -544,3 +544,15 @@ func TestSynonymsSkipOnlyTermsOfAFifthOfALargeCatalog(t *testing.T) {
 		}
 	}
 }
+
+func TestSearchPutsListingToolsBelowForANumberedItem(t *testing.T) {
+	docs := []Document{
+		{Name: "list_requests", Description: "List all requests with their tasks and the progress of each task."},
+		{Name: "open_task_details", Description: "Get the details of a task.", ParamNames: "taskId"},
+		{Name: "get_weather", Description: "Get the weather forecast for a city."},
+		{Name: "read_note", Description: "Read a note by its title."},
+	}
+	ix := NewIndex(docs)
+	wantFirst(t, ix, docs, "Show the progress of task 3", 1)
+	wantFirst(t, ix, docs, "Show the progress of each task", 0)
+}
