@@ -16,6 +16,7 @@ type docAnalysis struct {
 	intent    intent
 	effect    effect
 	lists     bool
+	makes     bool
 }
 
 // minDocsPerWorker keeps small catalogs on one goroutine: below it,
@@ -88,6 +89,7 @@ func (a *docAnalyzer) analyze(doc *Document, out *docAnalysis) {
 	out.intent = toolIntent(nameWords, doc.Description)
 	out.effect = toolEffect(nameWords)
 	out.lists = listingTool(nameWords)
+	out.makes = makesNew(nameWords)
 	out.nameWords = strings.Join(nameWords, " ") + " "
 }
 

@@ -23,6 +23,7 @@ func TestParallelBuildIsTheSequentialOne(t *testing.T) {
 		"intents":      {one.docIntent, several.docIntent},
 		"effects":      {one.docEffect, several.docEffect},
 		"lists":        {one.docLists, several.docLists},
+		"makes":        {one.docMakes, several.docMakes},
 		"meanings":     {one.meanings, several.meanings},
 		"scales":       {one.meaningScales, several.meaningScales},
 		"stems":        {one.stems.m, several.stems.m},

@@ -9,8 +9,11 @@ package search
 // start_codegen_session), sometimes better. The first verb of a request
 // says which kind it asks for (requestEffect), the first verb of a tool's
 // name which kind the tool is (toolEffect); a tool of the opposite kind
-// keeps 1-oppositePenalty of its score. A request or tool whose verb is
-// of neither kind, or that reads, ranks as before.
+// keeps 1-oppositePenalty of its score. A request that changes what is
+// there ("change the footnotes of thesis.docx", "rename report.docx")
+// ranks the tools that make a new one (add_footnote_to_document) so too.
+// A request or tool whose verb is of none of these kinds, or that reads,
+// ranks as before.
 //
 // Measured with go run ./bench/retrieval on LiveMCPBench's tools: every
 // request it moved gained its first place (calib Hit@1 0.771 to 0.775,
@@ -19,13 +22,19 @@ package search
 const oppositePenalty = 0.4
 
 // effect is whether a tool, or a request, makes or starts something
-// (effectDo), removes or stops something (effectUndo), or neither.
+// (effectDo), removes or stops something (effectUndo), or neither; or
+// whether a request changes something (effectModify).
 type effect int8
 
 const (
 	effectNone effect = 0
 	effectDo   effect = 1
 	effectUndo effect = -1
+	// effectModify changes something that is there; no tool is of this
+	// kind, but one that makes a new thing (see makesNew) is its
+	// opposite: "change the footnotes of thesis.docx" is no request to
+	// add a footnote.
+	effectModify effect = 2
 )
 
 // doingWords make, add, set or start something.
@@ -74,6 +83,12 @@ func requestEffect(text string) effect {
 		return effectDo
 	case undoingWords[verb]:
 		return effectUndo
+	case modifyingWords[verb]:
+		return effectModify
 	}
 	return effectNone
 }
+
+// modifyingWords change something that is there.
+var modifyingWords = wordSet(`change edit update modify alter adjust rename
+	resize restyle reformat fix correct replace`)

@@ -4,20 +4,21 @@ import "testing"
 
 func TestRequestEffect(t *testing.T) {
 	for text, want := range map[string]effect{
-		"Put 'Q3 Results' in the title placeholder on slide 1": effectDo,
-		"please start a new recording session":                 effectDo,
-		"Can you protect contract.docx with a password":        effectDo,
-		"Stop recording my browser actions":                    effectUndo,
-		"I want to delete the draft note":                      effectUndo,
-		"clear the placeholders on slide 2":                    effectUndo,
-		"Throw away my recording session":                      effectUndo,
-		"please get rid of the draft note":                     effectUndo,
-		"I'm done, shut down the browser":                      effectNone,
-		"What's on slide 3?":                                   effectNone,
-		"show me the placeholders":                             effectNone,
-		"rename report.docx to final.docx":                     effectNone,
-		"":                                                     effectNone,
-		"please":                                               effectNone,
+		"Put 'Q3 Results' in the title placeholder on slide 1":  effectDo,
+		"please start a new recording session":                  effectDo,
+		"Can you protect contract.docx with a password":         effectDo,
+		"Stop recording my browser actions":                     effectUndo,
+		"I want to delete the draft note":                       effectUndo,
+		"clear the placeholders on slide 2":                     effectUndo,
+		"Throw away my recording session":                       effectUndo,
+		"please get rid of the draft note":                      effectUndo,
+		"I'm done, shut down the browser":                       effectNone,
+		"What's on slide 3?":                                    effectNone,
+		"show me the placeholders":                              effectNone,
+		"rename report.docx to final.docx":                      effectModify,
+		"Change the footnotes in thesis.docx to Roman numerals": effectModify,
+		"":       effectNone,
+		"please": effectNone,
 	} {
 		if got := requestEffect(text); got != want {
 			t.Errorf("requestEffect(%q) = %d, want %d", text, got, want)
@@ -60,4 +61,18 @@ func TestSearchRanksTheOppositeOfARequestLower(t *testing.T) {
 	wantFirst(t, ix, docs, "Stop recording my browser actions", 3)
 	// Without a verb of either kind, the words decide.
 	wantFirst(t, ix, docs, "the title placeholder on slide 1", 0)
+}
+
+// A request to change something that is there ranks the tools that make
+// a new one lower.
+func TestSearchDoesNotMakeWhatARequestChanges(t *testing.T) {
+	docs := []Document{
+		{Name: "add_footnote_to_document", Description: "Add a footnote to a paragraph of a Word document.", ParamNames: "filename paragraph_index footnote_text"},
+		{Name: "customize_footnote_style", Description: "Customize the numbering and formatting of footnotes.", ParamNames: "filename numbering_format font_size font_name"},
+		{Name: "get_weather", Description: "Get the weather forecast for a city."},
+		{Name: "read_note", Description: "Read a note by its title."},
+	}
+	ix := NewIndex(docs)
+	wantFirst(t, ix, docs, "Change the footnotes in thesis.docx to Roman numerals", 1)
+	wantFirst(t, ix, docs, "Add a footnote to thesis.docx", 0)
 }

@@ -176,6 +176,7 @@ type Index struct {
 	docIntent     []intent          // per document: whether it reads or changes (see toolIntent)
 	docEffect     []effect          // per document: whether it does or undoes (see toolEffect)
 	docLists      []bool            // per document: whether it lists (see listingTool)
+	docMakes      []bool            // per document: whether it makes a new thing (see makesNew)
 	docDomain     []int32           // per document: its domain's id
 	domainsByTerm map[int32][]int32 // the domains whose names hold a term
 	numDomains    int
@@ -199,6 +200,7 @@ func NewIndex(docs []Document) *Index {
 		docIntent:     make([]intent, len(docs)),
 		docEffect:     make([]effect, len(docs)),
 		docLists:      make([]bool, len(docs)),
+		docMakes:      make([]bool, len(docs)),
 		docDomain:     make([]int32, len(docs)),
 		domainsByTerm: make(map[int32][]int32),
 	}
@@ -223,6 +225,7 @@ func NewIndex(docs []Document) *Index {
 		ix.docIntent[i] = a.intent
 		ix.docEffect[i] = a.effect
 		ix.docLists[i] = a.lists
+		ix.docMakes[i] = a.makes
 		ix.docNameLen[i] = uint8(min(len(distinct(docTerms[i][fieldName])), 255))
 		ix.docNameWords[i] = a.nameWords
 		d, ok := domains[docs[i].Domain]
@@ -535,7 +538,7 @@ func (ix *Index) rank(req Request, asked intent, wanted effect) (hits []Hit, tot
 		if asked != intentUnknown && ix.docIntent[d] == -asked {
 			s *= 1 - intentPenalty
 		}
-		if wanted != effectNone && ix.docEffect[d] == -wanted {
+		if (wanted == effectDo || wanted == effectUndo) && ix.docEffect[d] == -wanted || wanted == effectModify && ix.docMakes[d] {
 			s *= 1 - oppositePenalty
 		}
 		if sc.otherForm[d] {

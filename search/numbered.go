@@ -70,7 +70,7 @@ func (ix *Index) markOtherForms(sc *scratch, text string, items []string) {
 				continue
 			}
 			name := ix.docNameWords[p.doc]
-			if !hasWord(name, w) || (!unnumbered && makesNew(name)) {
+			if !hasWord(name, w) || (!unnumbered && ix.docMakes[p.doc]) {
 				sc.otherForm[p.doc] = true
 				sc.otherForms = append(sc.otherForms, p.doc)
 			}
@@ -88,10 +88,10 @@ func countOf(words []string, w string) int {
 	return n
 }
 
-// makesNew reports whether a name's first verb makes a new thing
-// (add_slide, create_slide_from_template, insert_blank_slide).
-func makesNew(nameWords string) bool {
-	for _, w := range strings.Fields(nameWords) {
+// makesNew reports whether a name's first verb (of its Words) makes a new
+// thing: add_slide, create_slide_from_template, insert_blank_slide.
+func makesNew(nameWords []string) bool {
+	for _, w := range nameWords {
 		if makingWords[w] {
 			return true
 		}

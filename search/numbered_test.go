@@ -75,16 +75,17 @@ func TestSearchDoesNotMakeANewNumberedItem(t *testing.T) {
 }
 
 func TestMakesNew(t *testing.T) {
-	for words, want := range map[string]bool{
-		"add slide ":                     true,
-		"create slide from template ":    true,
-		"playwright insert blank slide ": true,
-		"get slide info ":                false,
-		"slide ":                         false,
-		"delete slide ":                  false,
+	for name, want := range map[string]bool{
+		"add_slide":                     true,
+		"createSlideFromTemplate":       true,
+		"playwright_insert_blank_slide": true,
+		"get_slide_info":                false,
+		"slide":                         false,
+		"delete_slide":                  false,
+		"":                              false,
 	} {
-		if got := makesNew(words); got != want {
-			t.Errorf("makesNew(%q) = %v, want %v", words, got, want)
+		if got := makesNew(Words(name)); got != want {
+			t.Errorf("makesNew(%q) = %v, want %v", name, got, want)
 		}
 	}
 }
