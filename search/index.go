@@ -205,6 +205,7 @@ func NewIndex(docs []Document) *Index {
 		domainsByTerm: make(map[int32][]int32),
 	}
 	analyses, stems := analyzeDocs(docs)
+	dropBoilerplate(docs, analyses)
 	ix.stems = stems
 	docTerms := make([][numFields][]int32, len(docs))
 	var totalLen, withField [numFields]float64
