@@ -15,7 +15,7 @@ func terms(text string, stems *stemCache) []string {
 	out := make([]string, 0, len(words))
 	prevIdeo := ""
 	for _, w := range words {
-		if isIdeographicWord(w) {
+		if len(w) > 0 && w[0] >= utf8.RuneSelf && isIdeographicWord(w) {
 			out = append(out, w)
 			if prevIdeo != "" {
 				out = append(out, prevIdeo+w)
@@ -24,10 +24,9 @@ func terms(text string, stems *stemCache) []string {
 			continue
 		}
 		prevIdeo = ""
-		if isStopWord(w) {
-			continue
+		if e := stems.entry(w); !e.stop {
+			out = append(out, e.stem)
 		}
-		out = append(out, stems.stem(w))
 	}
 	return out
 }
@@ -141,28 +140,39 @@ func isIdeographicWord(w string) bool {
 // them (see analyzeDocs); searches only read it and stem words it lacks
 // on the fly, so it is safe for concurrent searches once built.
 type stemCache struct {
-	m        map[string]string
+	m        map[string]stemEntry
 	readOnly bool
 }
 
-func newStemCache() *stemCache { return &stemCache{m: make(map[string]string)} }
+// stemEntry is what the memo knows of a word: its stem, and whether it
+// is a stop word (see isStopWord).
+type stemEntry struct {
+	stem string
+	stop bool
+}
 
-func (c *stemCache) stem(w string) string {
-	if s, ok := c.m[w]; ok {
-		return s
+func newStemCache() *stemCache { return &stemCache{m: make(map[string]stemEntry)} }
+
+func (c *stemCache) stem(w string) string { return c.entry(w).stem }
+
+// entry looks w up, working it out and remembering it (unless the memo
+// is read-only) the first time.
+func (c *stemCache) entry(w string) stemEntry {
+	if e, ok := c.m[w]; ok {
+		return e
 	}
-	s := stemWord(w)
+	e := stemEntry{stem: stemWord(w), stop: isStopWord(w)}
 	if !c.readOnly {
 		// w may be a slice of a document's text (see asciiWords), which
 		// the index must not keep alive: it keeps copies.
-		same := s == w
+		same := e.stem == w
 		w = strings.Clone(w)
 		if same {
-			s = w
+			e.stem = w
 		}
-		c.m[w] = s
+		c.m[w] = e
 	}
-	return s
+	return e
 }
 
 // stemWord stems English words; digits, mixed tokens and other scripts
