@@ -248,7 +248,6 @@ func NewIndex(docs []Document) *Index {
 		avgLen[f] = max(totalLen[f]/max(withField[f], 1), 1)
 	}
 	ix.postings = make([][]posting, len(ix.terms))
-	tf := make(map[int32]float64)
 	domainTF := make([]map[int32]float64, len(domains))
 	domainLen := make([]float64, len(domains))
 	for i := range docs {
@@ -277,8 +276,13 @@ func NewIndex(docs []Document) *Index {
 			ix.domainPostings[id] = append(ix.domainPostings[id], posting{doc: int32(d), tf: float32(v / norm)})
 		}
 	}
+	// One document at a time, its weighted term frequencies by term id
+	// (tf, nonzero for the ids in touched); appended in document order,
+	// each term's postings come sorted by document.
+	tf := make([]float64, len(ix.terms))
+	var touched []int32
 	for i := range docs {
-		clear(tf)
+		touched = touched[:0]
 		for f := range numFields {
 			ids := docTerms[i][f]
 			if len(ids) == 0 {
@@ -286,18 +290,20 @@ func NewIndex(docs []Document) *Index {
 			}
 			norm := 1 - fieldLengthNorm[f] + fieldLengthNorm[f]*float64(len(ids))/avgLen[f]
 			for _, id := range ids {
+				if tf[id] == 0 {
+					touched = append(touched, id)
+				}
 				tf[id] += fieldWeight[f] / norm
 			}
 		}
-		for id, v := range tf {
+		for _, id := range touched {
+			v := tf[id]
+			tf[id] = 0
 			if slices.Contains(docTerms[i][fieldName], id) {
 				v = -v
 			}
 			ix.postings[id] = append(ix.postings[id], posting{doc: int32(i), tf: float32(v)})
 		}
-	}
-	for id := range ix.postings {
-		slices.SortFunc(ix.postings[id], func(a, b posting) int { return int(a.doc - b.doc) })
 	}
 	ix.byPrefix = make([]int32, len(ix.terms))
 	for i := range ix.byPrefix {
