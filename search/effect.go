@@ -89,6 +89,19 @@ func requestEffect(text string) effect {
 	return effectNone
 }
 
+// opposes reports whether document d does the opposite of what a request
+// of effect wanted asks: undoes what it does, does what it undoes, or
+// makes a new thing where it changes one that is there.
+func (ix *Index) opposes(d int32, wanted effect) bool {
+	switch wanted {
+	case effectDo, effectUndo:
+		return ix.docEffect[d] == -wanted
+	case effectModify:
+		return ix.docMakes[d]
+	}
+	return false
+}
+
 // modifyingWords change something that is there.
 var modifyingWords = wordSet(`change edit update modify alter adjust rename
 	resize restyle reformat fix correct replace`)

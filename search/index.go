@@ -545,7 +545,7 @@ func (ix *Index) rank(req Request, asked intent, wanted effect) (hits []Hit, tot
 		if asked != intentUnknown && ix.docIntent[d] == -asked {
 			s *= 1 - intentPenalty
 		}
-		if (wanted == effectDo || wanted == effectUndo) && ix.docEffect[d] == -wanted || wanted == effectModify && ix.docMakes[d] {
+		if ix.opposes(d, wanted) {
 			s *= 1 - oppositePenalty
 		}
 		if sc.otherForm[d] {
