@@ -186,7 +186,20 @@ func stemWord(w string) string {
 			return w
 		}
 	}
-	return english.Stem(w, true)
+	return keepShortDouble(w, english.Stem(w, true))
+}
+
+// keepShortDouble mends Snowball's stem of a short word whose own last
+// letter is doubled: it undoubles what "-ed" and "-ing" leave, which is
+// right for "hopping" (hop) but makes "added" and "adding" "ad", apart
+// from "add". A stem of two letters that the word spells with its last
+// letter doubled keeps the double: no English verb stem is two letters
+// that double before a suffix.
+func keepShortDouble(w, stem string) string {
+	if len(stem) == 2 && len(w) > 3 && w[:2] == stem && w[2] == stem[1] {
+		return w[:3]
+	}
+	return stem
 }
 
 // requestWords are the words people wrap a request in ("please help me

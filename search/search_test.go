@@ -37,6 +37,29 @@ func TestTermsDropContractionParts(t *testing.T) {
 	}
 }
 
+// Snowball undoubles the last letter of what "-ed" and "-ing" leave, so
+// "added" and "adding" stemmed to "ad", apart from "add": a tool "for
+// adding text" did not match "add a text box". Words whose stem is
+// longer still undouble.
+func TestStemKeepsTheDoubleOfAShortWord(t *testing.T) {
+	for _, group := range [][]string{
+		{"add", "added", "adding", "adds"},
+		{"err", "erred", "erring"},
+		{"hop", "hopping", "hopped"},
+		{"stop", "stopping", "stopped"},
+		{"plan", "planning", "planned"},
+	} {
+		for _, w := range group[1:] {
+			if got, want := stemWord(w), stemWord(group[0]); got != want {
+				t.Errorf("stem of %q = %q, want %q (the stem of %q)", w, got, want, group[0])
+			}
+		}
+	}
+	if got := stemWord("hoping"); got == stemWord("hop") {
+		t.Errorf("hoping stems to %q, as hop does", got)
+	}
+}
+
 func TestSearchRanks(t *testing.T) {
 	docs := []Document{
 		{Name: "read_file", Description: "Read the complete contents of a file from the file system.", Domain: "filesystem"},
