@@ -743,8 +743,8 @@ func (ix *Index) parse(text string, required []string) (out []queryTerm, words i
 // expand lists the index terms a query term matches: itself; longer terms
 // it begins ("repo" matches "repositori"), weighted less when it is itself
 // indexed; and, when it is not indexed, the two indexed words it is made
-// of ("mindmap"), indexed terms that begin it ("charger" matches "charg")
-// and terms one typo away.
+// of ("mindmap"), indexed terms that begin it ("charger" matches "charg"),
+// its siblings (see appendSiblings) and terms one typo away.
 func (ix *Index) expand(t string) []termMatch {
 	var out []termMatch
 	id, exact := ix.vocab[t]
@@ -785,6 +785,9 @@ func (ix *Index) expand(t string) []termMatch {
 			break
 		}
 	}
+	if len(t) >= minSiblingLen {
+		out = ix.appendSiblings(out, t)
+	}
 	if len(t) < minFuzzyLen+1 {
 		return out
 	}
@@ -798,6 +801,30 @@ func (ix *Index) expand(t string) []termMatch {
 			if editDistance(t, ix.terms[id]) == 1 {
 				out = append(out, termMatch{id: id, weight: typoWeight})
 			}
+		}
+	}
+	return out
+}
+
+// minSiblingLen is the length from which a query term that is not indexed
+// matches its siblings (see appendSiblings).
+const minSiblingLen = 6
+
+// appendSiblings appends to out, at prefixWeight, the indexed terms that
+// spell all of t but its last letter and go on differently: English
+// derives nouns from Latin verbs by changing the verb's last letter
+// ("submit", "submission"; "permit", "permission"), and stems keep the
+// change (submit, submiss), so neither matches the other as a prefix.
+// Terms that begin with t itself are prefix matches already.
+func (ix *Index) appendSiblings(out []termMatch, t string) []termMatch {
+	stem := t[:len(t)-1]
+	for i := ix.prefixStart(stem); i < len(ix.byPrefix) && len(out) < maxExpansions; i++ {
+		other := ix.terms[ix.byPrefix[i]]
+		if !strings.HasPrefix(other, stem) {
+			break
+		}
+		if other != stem && !strings.HasPrefix(other, t) {
+			out = append(out, termMatch{id: ix.byPrefix[i], weight: prefixWeight})
 		}
 	}
 	return out

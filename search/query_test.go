@@ -72,13 +72,16 @@ func TestFuzzyMatching(t *testing.T) {
 		{Name: "get_github_trending_repositories", Description: "Get trending repositories on GitHub."},
 		{Name: "find_ev_charging_stations", Description: "Locate electric vehicle charging stations."},
 		{Name: "get_weather", Description: "Current weather for a location."},
+		{Name: "getUserSubmissions", Description: "Get the stories and comments a user posted."},
+		{Name: "getUser", Description: "Get a user's profile."},
 	})
 	for query, want := range map[string]int{
-		"trending repos":       0, // a prefix of an indexed word
-		"ev chargers":          1, // an indexed word is a prefix of it
-		"wether":               2, // one typo, not itself indexed
-		"GitHub's repository":  0, // possessive and stemming
-		"charging station map": 1,
+		"what has user pg submitted": 3, // a sibling: submit, submission
+		"trending repos":             0, // a prefix of an indexed word
+		"ev chargers":                1, // an indexed word is a prefix of it
+		"wether":                     2, // one typo, not itself indexed
+		"GitHub's repository":        0, // possessive and stemming
+		"charging station map":       1,
 	} {
 		hits, _ := ix.Search(Request{Text: query, Limit: 3})
 		if len(hits) == 0 || hits[0].Doc != want {
