@@ -98,6 +98,7 @@ var synonymGroups = []string{
 	"earnings income profit revenue",
 	"leaderboard standings ranking",
 	"latest newest recent",
+	"current today",
 	"outdated deprecated obsolete",
 	"alternative replacement substitute",
 	"vulnerability security cve",

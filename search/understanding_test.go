@@ -297,6 +297,14 @@ func TestSynonymsMatchDiscounted(t *testing.T) {
 	if len(hits) == 0 || hits[0].Doc != 2 {
 		t.Errorf("card picture does not find get_card_image first: %v", hits)
 	}
+	// "Today's" date is the current one.
+	dates := NewIndex([]Document{
+		{Name: "get_earning_dates", Description: "Get the earnings dates of a stock."},
+		{Name: "get-current-date", Description: "Get the current date."},
+	})
+	if hits, _ := dates.Search(Request{Text: "what's today's date", Limit: 2}); len(hits) == 0 || hits[0].Doc != 1 {
+		t.Errorf("today's date does not find get-current-date first: %v", hits)
+	}
 	// The word itself outranks its synonym.
 	hits, _ = ix.Search(Request{Text: "picture", Limit: 4})
 	if len(hits) != 2 || hits[0].Doc != 1 || hits[1].Doc != 2 {
