@@ -50,6 +50,7 @@ func TestToolIntent(t *testing.T) {
 		{"force_terminate", "Force terminate a running terminal session.", intentChange},
 		{"calculate_route", "", intentRead},
 		{"detect_language", "", intentRead},
+		{"download_paper", "Download a paper and create a resource for it.", intentChange},
 		// A verb of change joined to the first verb: the tool changes.
 		{"search_and_replace", "Search for text and replace it in a document.", intentChange},
 		{"read_then_save_file", "", intentChange},
