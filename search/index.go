@@ -811,11 +811,13 @@ func (ix *Index) expand(t string) []termMatch {
 const minSiblingLen = 6
 
 // appendSiblings appends to out, at prefixWeight, the indexed terms that
-// spell all of t but its last letter and go on differently: English
-// derives nouns from Latin verbs by changing the verb's last letter
-// ("submit", "submission"; "permit", "permission"), and stems keep the
-// change (submit, submiss), so neither matches the other as a prefix.
-// Terms that begin with t itself are prefix matches already.
+// spell all of t but its last letter and end differently, in at most two
+// letters more: English derives nouns from Latin verbs by changing the
+// verb's last letter ("submit", "submission"; "permit", "permission"),
+// and stems keep the change (submit, submiss), so neither matches the
+// other as a prefix. Longer terms are other words ("archive" is no
+// sibling of "architecture"); terms that begin with t itself are prefix
+// matches already.
 func (ix *Index) appendSiblings(out []termMatch, t string) []termMatch {
 	stem := t[:len(t)-1]
 	for i := ix.prefixStart(stem); i < len(ix.byPrefix) && len(out) < maxExpansions; i++ {
@@ -823,7 +825,7 @@ func (ix *Index) appendSiblings(out []termMatch, t string) []termMatch {
 		if !strings.HasPrefix(other, stem) {
 			break
 		}
-		if other != stem && !strings.HasPrefix(other, t) {
+		if other != stem && !strings.HasPrefix(other, t) && len(other) <= len(t)+2 {
 			out = append(out, termMatch{id: ix.byPrefix[i], weight: prefixWeight})
 		}
 	}

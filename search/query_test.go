@@ -90,6 +90,13 @@ func TestFuzzyMatching(t *testing.T) {
 	}
 }
 
+func TestSiblingsAreNoOtherWords(t *testing.T) {
+	ix := NewIndex([]Document{{Name: "describe_architecture", Description: "Describe a system's architecture."}})
+	if hits, _ := ix.Search(Request{Text: "archive", Limit: 3}); len(hits) != 0 {
+		t.Errorf("archive matches architecture: %v", hits)
+	}
+}
+
 func TestPaging(t *testing.T) {
 	var docs []Document
 	for range 25 {
