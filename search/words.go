@@ -63,53 +63,78 @@ func asciiWords(text string) []string {
 	// Room for most texts' words: about one in six bytes of prose.
 	words := make([]string, 0, len(text)/6+1)
 	start := -1
+	upper := false // whether text[start:i] has an upper case letter
 	var buf []byte
-	flush := func(end int) {
-		if start < 0 {
-			return
-		}
-		if isAcronymPlural(text[start:end]) {
-			end-- // "PDFs" is the word "pdf"
-		}
-		if !hasUpper(text[start:end]) {
-			// Already lower case: a slice of text, not a copy.
-			words = append(words, text[start:end])
-			start = -1
-			return
-		}
-		buf = append(buf[:0], text[start:end]...)
-		for i, c := range buf {
-			if 'A' <= c && c <= 'Z' {
-				buf[i] = c + 'a' - 'A'
-			}
-		}
-		words = append(words, string(buf))
-		start = -1
-	}
 	for i := 0; i < len(text); i++ {
-		c := text[i]
-		isLower, isUpper, isDigit := 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9'
-		if !isLower && !isUpper && !isDigit {
-			flush(i)
+		c := asciiClass[text[i]]
+		if c == classOther {
+			if start >= 0 {
+				words, buf = appendASCIIWord(words, buf, text[start:i], upper)
+				start = -1
+			}
 			continue
 		}
-		if start >= 0 && isUpper {
-			prev := text[i-1]
-			prevLowerOrDigit := ('a' <= prev && prev <= 'z') || ('0' <= prev && prev <= '9')
-			prevUpper := 'A' <= prev && prev <= 'Z'
-			nextLower := i+1 < len(text) && 'a' <= text[i+1] && text[i+1] <= 'z'
+		if start >= 0 && c == classUpper {
+			prev := asciiClass[text[i-1]]
+			nextLower := i+1 < len(text) && asciiClass[text[i+1]] == classLower
 			pluralS := text[i+1:] == "s" || (strings.HasPrefix(text[i+1:], "s") && !isASCIILetter(text[i+2]))
-			if prevLowerOrDigit || (prevUpper && nextLower && !pluralS) {
-				flush(i)
+			if prev == classLower || prev == classDigit || (prev == classUpper && nextLower && !pluralS) {
+				words, buf = appendASCIIWord(words, buf, text[start:i], upper)
+				start = -1
 			}
 		}
 		if start < 0 {
-			start = i
+			start, upper = i, false
 		}
+		upper = upper || c == classUpper
 	}
-	flush(len(text))
+	if start >= 0 {
+		words, buf = appendASCIIWord(words, buf, text[start:], upper)
+	}
 	return words
 }
+
+// appendASCIIWord appends word, lower-cased, to words: a slice of the
+// text when it is lower case already (upper says whether it is not), else
+// a copy lower-cased in buf. An acronym's plural loses its "s" ("PDFs" is
+// the word "pdf").
+func appendASCIIWord(words []string, buf []byte, word string, upper bool) ([]string, []byte) {
+	if upper && isAcronymPlural(word) {
+		word = word[:len(word)-1]
+	}
+	if !upper {
+		return append(words, word), buf
+	}
+	buf = append(buf[:0], word...)
+	for i, c := range buf {
+		if 'A' <= c && c <= 'Z' {
+			buf[i] = c + 'a' - 'A'
+		}
+	}
+	return append(words, string(buf)), buf
+}
+
+// The classes of ASCII bytes for asciiWords: letters by case, digits, and
+// all else, which separates words.
+const (
+	classOther = iota
+	classLower
+	classUpper
+	classDigit
+)
+
+var asciiClass = func() (t [256]uint8) {
+	for c := 'a'; c <= 'z'; c++ {
+		t[c] = classLower
+	}
+	for c := 'A'; c <= 'Z'; c++ {
+		t[c] = classUpper
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = classDigit
+	}
+	return t
+}()
 
 func hasUpper(s string) bool {
 	for i := 0; i < len(s); i++ {
