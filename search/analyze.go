@@ -193,8 +193,10 @@ func stemWord(w string) string {
 // letter is doubled: it undoubles what "-ed" and "-ing" leave, which is
 // right for "hopping" (hop) but makes "added" and "adding" "ad", apart
 // from "add". A stem of two letters that the word spells with its last
-// letter doubled keeps the double: no English verb stem is two letters
-// that double before a suffix.
+// letter doubled keeps the double: such words are nearly all words of
+// three letters ending in a double (add, err, ebb, egg), while the verbs
+// that double a letter before a suffix (hop, stop, plan) stem to three
+// letters or more.
 func keepShortDouble(w, stem string) string {
 	if len(stem) == 2 && len(w) > 3 && w[:2] == stem && w[2] == stem[1] {
 		return w[:3]
