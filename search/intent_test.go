@@ -14,6 +14,7 @@ func TestRequestIntent(t *testing.T) {
 		"I want to delete the draft note":           intentChange,
 		"Let's create a new folder called invoices": intentChange,
 		"Refresh the saved arXiv category list":     intentChange,
+		"Pick 'Canada' from the country dropdown":   intentChange,
 		"Check whether deck.pptx exists":            intentRead,
 		"Bitcoin price":                             intentUnknown,
 		"find flights from Paris to Rome":           intentUnknown,
