@@ -86,7 +86,7 @@ var (
 // A name that joins a verb of change to it (search_and_replace) changes.
 func toolIntent(nameWords []string, description string) intent {
 	for i, w := range nameWords {
-		r, c := readingWords[w], changingWords[w]
+		r, c := readingWords[w], changes(w)
 		if r && !c {
 			if joinsChange(nameWords[i+1:]) {
 				return intentChange
@@ -108,10 +108,12 @@ func toolIntent(nameWords []string, description string) intent {
 	if i == len(words) {
 		return intentUnknown
 	}
-	switch stem := stemWord(words[i]); {
-	case readingStems[stem] && !changingStems[stem]:
+	stem := stemWord(words[i])
+	changing := changingStems[stem] || changingStems[stemWord(unprefixed(words[i]))]
+	switch {
+	case readingStems[stem] && !changing:
 		return intentRead
-	case changingStems[stem] && !readingStems[stem]:
+	case changing && !readingStems[stem]:
 		return intentChange
 	}
 	return intentUnknown
@@ -121,7 +123,7 @@ func toolIntent(nameWords []string, description string) intent {
 // joins a verb of change to it: "and replace", "or create", "then save".
 func joinsChange(rest []string) bool {
 	for i := 0; i+1 < len(rest); i++ {
-		if conjunctions[rest[i]] && changingWords[rest[i+1]] && !readingWords[rest[i+1]] {
+		if conjunctions[rest[i]] && changes(rest[i+1]) && !readingWords[rest[i+1]] {
 			return true
 		}
 	}
@@ -129,6 +131,24 @@ func joinsChange(rest []string) bool {
 }
 
 var conjunctions = wordSet("and or then")
+
+// changes reports whether w is a verb of change (see changingWords), or
+// one undone or done again ("unstage", "rerun").
+func changes(w string) bool {
+	return changingWords[w] || changingWords[unprefixed(w)]
+}
+
+// unprefixed is w without the "un" or "re" that undoes it or does it
+// again ("unstage", "rerun"), or "" if it begins with neither and a word
+// of three letters or more.
+func unprefixed(w string) string {
+	for _, p := range []string{"un", "re"} {
+		if len(w) >= len(p)+3 && strings.HasPrefix(w, p) {
+			return w[len(p):]
+		}
+	}
+	return ""
+}
 
 // requestIntent is what a request asks for, by its first word past the
 // leading ones: a question word or "show" asks to read, a verb of change
@@ -139,7 +159,7 @@ func requestIntent(text string) intent {
 		switch w := words[i]; {
 		case askingWords[w]:
 			return intentRead
-		case changingWords[w]:
+		case changes(w):
 			return intentChange
 		}
 	}

@@ -15,6 +15,9 @@ func TestRequestIntent(t *testing.T) {
 		"Let's create a new folder called invoices": intentChange,
 		"Refresh the saved arXiv category list":     intentChange,
 		"Pick 'Canada' from the country dropdown":   intentChange,
+		"Unstage everything I added":                intentChange,
+		"Rerun the failed build":                    intentChange,
+		"Unread mail":                               intentUnknown,
 		"Check whether deck.pptx exists":            intentRead,
 		"Bitcoin price":                             intentUnknown,
 		"find flights from Paris to Rome":           intentUnknown,
@@ -52,6 +55,10 @@ func TestToolIntent(t *testing.T) {
 		{"calculate_route", "", intentRead},
 		{"detect_language", "", intentRead},
 		{"download_paper", "Download a paper and create a resource for it.", intentChange},
+		// A verb of change undone or done again changes too.
+		{"git_unstage", "", intentChange},
+		{"git_staging", "Unstages all staged changes.", intentChange},
+		{"research_topic", "", intentUnknown}, // "search" reads
 		// A verb of change joined to the first verb: the tool changes.
 		{"search_and_replace", "Search for text and replace it in a document.", intentChange},
 		{"read_then_save_file", "", intentChange},
