@@ -681,6 +681,8 @@ func (ix *Index) parse(text string, required []string) (out []queryTerm, words i
 	text, quotes := splitQuoted(text)
 	text, brandParts := joinBrandWords(text, ix.stems, ix.indexed)
 	places := placeWords(text, ix.stems)
+	kinds := valueKinds(text)
+	text = withoutNumberRanges(text)
 	for _, t := range terms(text, ix.stems) {
 		if seen[t] || len(out) == maxQueryTerms || requestWords[t] {
 			continue
@@ -710,7 +712,7 @@ func (ix *Index) parse(text string, required []string) (out []queryTerm, words i
 		{locatorPayload, payloadWeight},
 		{quotes, payloadWeight},
 		{locatorKinds, locatorWeight},
-		{valueKinds(text), locatorWeight},
+		{kinds, locatorWeight},
 		{brandParts, brandPartWeight},
 		{idiomWords(text), synonymWeight},
 		{englishGloss(text), glossQueryWeight},

@@ -72,6 +72,28 @@ func TestSearchUnderstandsLocators(t *testing.T) {
 	}
 }
 
+func TestWithoutNumberRanges(t *testing.T) {
+	for in, want := range map[string]string{
+		"a random number between 1 and 100":       "a random number between and",
+		"Between -2.5 and 7.5, please":            "between and, please",
+		"between 5 and 9 pm, between 10 and 20kg": "between 5 and 9 pm, between 10 and 20kg",
+		"slide 2 of deck.pptx":                    "slide 2 of deck.pptx",
+		"between friends":                         "between friends",
+	} {
+		if got := withoutNumberRanges(in); got != want {
+			t.Errorf("withoutNumberRanges(%q) = %q, want %q", in, got, want)
+		}
+	}
+	// The range is an integer's, not the "1" of a default.
+	ix := NewIndex([]Document{
+		{Name: "random_choices", Description: "Draw random items from a list.", Params: "k How many numbers to draw (default 1)"},
+		{Name: "random_int", Description: "A random number between low and high.", Params: "low Lower bound high Upper bound"},
+	})
+	if hits, _ := ix.Search(Request{Text: "a random number between 1 and 100", Limit: 2}); len(hits) == 0 || hits[0].Doc != 1 {
+		t.Errorf("a random number between 1 and 100 does not find random_int first: %v", hits)
+	}
+}
+
 func TestValueKinds(t *testing.T) {
 	for in, want := range map[string]string{
 		"What is 17.5% of 48,230 divided by 12?":             "calculate math expression",

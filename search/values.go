@@ -15,7 +15,8 @@ import (
 // is a date, and two are a date range ("from March 1 to March 15"): tools
 // that take one name their parameters so. A range of numbers ("between 1
 // and 100") is one of integers, or of decimals when a bound has a decimal
-// point ("between 2.5 and 7.5"). The values' own words stay in the query.
+// point ("between 2.5 and 7.5"). The values' own words stay in the query,
+// but for the numbers of a range (see withoutNumberRanges).
 func valueKinds(text string) string {
 	if !strings.ContainsAny(text, "0123456789") {
 		return ""
@@ -69,6 +70,23 @@ var (
 	date = regexp.MustCompile(`(?i)\b(?:\d{4}[-/]\d{1,2}[-/]\d{1,2}|\d{1,2}/\d{1,2}/\d{2,4}|` +
 		month + `\.? \d{1,2}(?:st|nd|rd|th)?\b|\d{1,2}(?:st|nd|rd|th)? (?:of )?` + month + `\b)`)
 )
+
+// withoutNumberRanges takes the numbers out of the ranges of numbers in
+// text ("a random number between 1 and 100" keeps "between and"): what
+// they are counts (see valueKinds), and their digits would match a
+// tool's "default 1" as a word. Ranges of times or quantities ("between
+// 9am and 5pm") stay.
+func withoutNumberRanges(text string) string {
+	if !strings.ContainsAny(text, "0123456789") {
+		return text
+	}
+	return numberRange.ReplaceAllStringFunc(text, func(r string) string {
+		if numberRange.FindStringSubmatch(r)[3] != "" {
+			return r
+		}
+		return "between and"
+	})
+}
 
 // month matches a month's name, whole or cut short ("Sept").
 const month = `(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)`
