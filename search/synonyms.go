@@ -130,6 +130,7 @@ var idioms = map[string]string{
 	"throw away":    "discard",
 	"tell me about": "details info",
 	"shut down":     "close",
+	"empty out":     "clear",
 }
 
 // idiomWords returns the words of the idioms text holds ("" for none).

@@ -462,6 +462,7 @@ func TestIdioms(t *testing.T) {
 		"how much is it and how many are left":      "price count",
 		"pull up story 42 instead of the list":      "open alternative",
 		"Tell me about the Dialog component":        "details info",
+		"Empty out the placeholders on slide 2":     "clear",
 		"a rid of get":                              "",
 		"":                                          "",
 	} {
