@@ -29,6 +29,7 @@ var synonymGroups = []string{
 	"run execute launch invoke",
 	"stop terminate kill halt end",
 	"convert transform",
+	"merge combine",
 	"compare comparison diff difference",
 	"summary summarize summarise overview",
 	"recommend suggest recommendation suggestion",

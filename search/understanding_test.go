@@ -319,6 +319,14 @@ func TestSynonymsMatchDiscounted(t *testing.T) {
 	if len(hits) == 0 || hits[0].Doc != 2 {
 		t.Errorf("card picture does not find get_card_image first: %v", hits)
 	}
+	// To combine files is to merge them.
+	pdfs := NewIndex([]Document{
+		{Name: "pdf_splitter", Description: "Split a PDF file into its pages.", Params: "pdf_path The PDF file"},
+		{Name: "pdf_merger", Description: "Merge several PDF files into one.", Params: "pdf_paths The PDF files"},
+	})
+	if hits, _ := pdfs.Search(Request{Text: "Combine a.pdf and b.pdf into a single PDF", Limit: 2}); len(hits) == 0 || hits[0].Doc != 1 {
+		t.Errorf("combining PDFs does not find pdf_merger first: %v", hits)
+	}
 	// "Today's" date is the current one.
 	dates := NewIndex([]Document{
 		{Name: "get_earning_dates", Description: "Get the earnings dates of a stock."},
