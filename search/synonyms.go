@@ -131,6 +131,7 @@ var idioms = map[string]string{
 	"throw away":    "discard",
 	"tell me about": "details info",
 	"shut down":     "close",
+	"pretty print":  "format",
 	"empty out":     "clear",
 }
 

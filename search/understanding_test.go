@@ -471,6 +471,7 @@ func TestIdioms(t *testing.T) {
 		"pull up story 42 instead of the list":      "open alternative",
 		"Tell me about the Dialog component":        "details info",
 		"Empty out the placeholders on slide 2":     "clear",
+		"Pretty-print the messy HTML":               "format",
 		"a rid of get":                              "",
 		"":                                          "",
 	} {
