@@ -139,8 +139,8 @@ func changes(w string) bool {
 }
 
 // unprefixed is w without the "un" or "re" that undoes it or does it
-// again ("unstage", "rerun"), or "" if it begins with neither and a word
-// of three letters or more.
+// again ("unstage", "rerun"); "" unless w is one of them before three
+// letters or more.
 func unprefixed(w string) string {
 	for _, p := range []string{"un", "re"} {
 		if len(w) >= len(p)+3 && strings.HasPrefix(w, p) {
