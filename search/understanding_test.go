@@ -85,13 +85,11 @@ func TestWithoutNumberRanges(t *testing.T) {
 		}
 	}
 	// The range is an integer's, not the "1" of a default.
-	ix := NewIndex([]Document{
+	random := []Document{
 		{Name: "random_choices", Description: "Draw random items from a list.", Params: "k How many numbers to draw (default 1)"},
 		{Name: "random_int", Description: "A random number between low and high.", Params: "low Lower bound high Upper bound"},
-	})
-	if hits, _ := ix.Search(Request{Text: "a random number between 1 and 100", Limit: 2}); len(hits) == 0 || hits[0].Doc != 1 {
-		t.Errorf("a random number between 1 and 100 does not find random_int first: %v", hits)
 	}
+	wantFirst(t, NewIndex(random), random, "a random number between 1 and 100", 1)
 }
 
 func TestValueKinds(t *testing.T) {
@@ -320,21 +318,17 @@ func TestSynonymsMatchDiscounted(t *testing.T) {
 		t.Errorf("card picture does not find get_card_image first: %v", hits)
 	}
 	// To combine files is to merge them.
-	pdfs := NewIndex([]Document{
+	pdfs := []Document{
 		{Name: "pdf_splitter", Description: "Split a PDF file into its pages.", Params: "pdf_path The PDF file"},
 		{Name: "pdf_merger", Description: "Merge several PDF files into one.", Params: "pdf_paths The PDF files"},
-	})
-	if hits, _ := pdfs.Search(Request{Text: "Combine a.pdf and b.pdf into a single PDF", Limit: 2}); len(hits) == 0 || hits[0].Doc != 1 {
-		t.Errorf("combining PDFs does not find pdf_merger first: %v", hits)
 	}
+	wantFirst(t, NewIndex(pdfs), pdfs, "Combine a.pdf and b.pdf into a single PDF", 1)
 	// "Today's" date is the current one.
-	dates := NewIndex([]Document{
+	dates := []Document{
 		{Name: "get_earning_dates", Description: "Get the earnings dates of a stock."},
 		{Name: "get-current-date", Description: "Get the current date."},
-	})
-	if hits, _ := dates.Search(Request{Text: "what's today's date", Limit: 2}); len(hits) == 0 || hits[0].Doc != 1 {
-		t.Errorf("today's date does not find get-current-date first: %v", hits)
 	}
+	wantFirst(t, NewIndex(dates), dates, "what's today's date", 1)
 	// The word itself outranks its synonym.
 	hits, _ = ix.Search(Request{Text: "picture", Limit: 4})
 	if len(hits) != 2 || hits[0].Doc != 1 || hits[1].Doc != 2 {
