@@ -109,6 +109,12 @@ func toolIntent(nameWords []string, description string) intent {
 		return intentUnknown
 	}
 	stem := stemWord(words[i])
+	if stem == "convert" {
+		// "Convert an address to coordinates": what the tool maps, which
+		// answers a question ("what are the coordinates of ...?") as
+		// often as it does a job. A name's "convert" still changes.
+		return intentUnknown
+	}
 	changing := changingStems[stem] || changingStems[stemWord(unprefixed(words[i]))]
 	switch {
 	case readingStems[stem] && !changing:

@@ -63,6 +63,10 @@ func TestToolIntent(t *testing.T) {
 		{"search_and_replace", "Search for text and replace it in a document.", intentChange},
 		{"read_then_save_file", "", intentChange},
 		{"get_or_list_users", "", intentRead},
+		// A description that converts says what the tool maps, which
+		// answers questions as well; a name that converts changes.
+		{"geocode_address", "Convert an address or place name to geographic coordinates.", intentUnknown},
+		{"convert_to_pdf", "Convert a document to PDF.", intentChange},
 		// Neither: unknown.
 		{"chroma_cqt", "Constant-Q chromagram of an audio signal.", intentUnknown},
 		{"", "", intentUnknown},
