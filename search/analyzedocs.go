@@ -11,12 +11,13 @@ import (
 // parallel (see analyzeDocs); everything that needs the whole catalog
 // (term ids, lengths, domains) comes after, in document order.
 type docAnalysis struct {
-	terms     [numFields][]string
-	nameWords string // the words of its name, each followed by a space
-	intent    intent
-	effect    effect
-	lists     bool
-	makes     bool
+	terms      [numFields][]string
+	nameWords  string // the words of its name, each followed by a space
+	paramWords string // the words of its parameter names, each followed by a space
+	intent     intent
+	effect     effect
+	lists      bool
+	makes      bool
 }
 
 // minDocsPerWorker keeps small catalogs on one goroutine: below it,
@@ -91,6 +92,7 @@ func (a *docAnalyzer) analyze(doc *Document, out *docAnalysis) {
 	out.lists = listingTool(nameWords)
 	out.makes = makesNew(nameWords)
 	out.nameWords = strings.Join(nameWords, " ") + " "
+	out.paramWords = strings.Join(Words(doc.ParamNames), " ") + " "
 }
 
 // textTerms are the index terms of prose: its terms, and brand words

@@ -173,6 +173,7 @@ type Index struct {
 
 	docNameLen    []uint8           // per document: distinct terms in its name (at most 255)
 	docNameWords  []string          // per document: the words of its name, each followed by a space
+	docParamWords []string          // per document: the words of its parameter names, each followed by a space
 	docIntent     []intent          // per document: whether it reads or changes (see toolIntent)
 	docEffect     []effect          // per document: whether it does or undoes (see toolEffect)
 	docLists      []bool            // per document: whether it lists (see listingTool)
@@ -197,6 +198,7 @@ func NewIndex(docs []Document) *Index {
 		vocab:         make(map[string]int32),
 		docNameLen:    make([]uint8, len(docs)),
 		docNameWords:  make([]string, len(docs)),
+		docParamWords: make([]string, len(docs)),
 		docIntent:     make([]intent, len(docs)),
 		docEffect:     make([]effect, len(docs)),
 		docLists:      make([]bool, len(docs)),
@@ -229,6 +231,7 @@ func NewIndex(docs []Document) *Index {
 		ix.docMakes[i] = a.makes
 		ix.docNameLen[i] = uint8(min(len(distinct(docTerms[i][fieldName])), 255))
 		ix.docNameWords[i] = a.nameWords
+		ix.docParamWords[i] = a.paramWords
 		d, ok := domains[docs[i].Domain]
 		if !ok {
 			d = int32(len(domains))
@@ -522,6 +525,7 @@ func (ix *Index) rank(req Request, asked intent, wanted effect) (hits []Hit, tot
 	ix.markOtherForms(sc, req.Text, items)
 	// The request names what it acts on: a file or a numbered item.
 	namesOne := namesFile || len(items) > 0
+	placed := placedItems(req.Text, items, ix.stems)
 	h := &hitHeap{}
 	want := req.Offset + req.Limit
 	keep := want
@@ -550,6 +554,9 @@ func (ix *Index) rank(req Request, asked intent, wanted effect) (hits []Hit, tot
 		}
 		if sc.otherForm[d] {
 			s *= 1 - numberedPenalty
+		}
+		if ix.takesItem(d, placed) {
+			s *= 1 + itemParameterBonus
 		}
 		if keep <= 0 {
 			continue

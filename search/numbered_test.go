@@ -74,6 +74,38 @@ func TestSearchDoesNotMakeANewNumberedItem(t *testing.T) {
 	wantFirst(t, ix, docs, "Add a new slide after slide 2", 0)
 }
 
+func TestPlacedItems(t *testing.T) {
+	stems := newStemCache()
+	for text, want := range map[string][]string{
+		"Put a bar chart of sales on slide 3":        {"slide"},
+		"Add a bar chart of sales to slide 4":        {"slide"},
+		"Move the logo into slide 2 of my deck":      {"slide"},
+		"Remove slide 4 from pitch.pptx":             nil, // what it acts on
+		"Show me Hacker News story 38812345":         nil,
+		"Show the comments on Hacker News story 123": nil, // "on" is not before "story"
+	} {
+		if got := placedItems(text, numberedItems(text), stems); !slices.Equal(got, want) {
+			t.Errorf("placedItems(%q) = %q, want %q", text, got, want)
+		}
+	}
+}
+
+// A request that acts at a numbered item wants a tool that takes the item
+// as a parameter, not one that makes the thing apart from it.
+func TestSearchPrefersAToolThatTakesThePlacedItem(t *testing.T) {
+	docs := []Document{
+		{Name: "generate_bar_chart", Description: "Generate a bar chart to compare values across categories, such as quarterly sales by region.", ParamNames: "data title width height"},
+		{Name: "add_chart", Description: "Add a chart to a slide.", ParamNames: "slide_index chart_type categories series_values"},
+		{Name: "get_weather", Description: "Get the weather forecast for a city."},
+		{Name: "read_note", Description: "Read a note by its title."},
+	}
+	ix := NewIndex(docs)
+	wantFirst(t, ix, docs, "Add a bar chart of quarterly sales to slide 3 of my deck", 1)
+	wantFirst(t, ix, docs, "Put a bar chart of quarterly sales on slide 2", 1)
+	// Without a slide, the words decide.
+	wantFirst(t, ix, docs, "Make a bar chart of quarterly sales by region", 0)
+}
+
 func TestMakesNew(t *testing.T) {
 	for name, want := range map[string]bool{
 		"add_slide":                     true,
