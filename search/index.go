@@ -688,6 +688,7 @@ func (ix *Index) parse(text string, required []string) (out []queryTerm, words i
 	text, quotes := splitQuoted(text)
 	text, brandParts := joinBrandWords(text, ix.stems, ix.indexed)
 	places := placeWords(text, ix.stems)
+	english := englishStems(text, ix.stems)
 	kinds := valueKinds(text)
 	text = withoutNumberRanges(text)
 	for _, t := range terms(text, ix.stems) {
@@ -696,7 +697,7 @@ func (ix *Index) parse(text string, required []string) (out []queryTerm, words i
 		}
 		seen[t] = true
 		words++
-		qt := queryTerm{required: req[t], place: places[t], matches: ix.withSynonyms(t, ix.expand(t))}
+		qt := queryTerm{required: req[t], place: places[t], matches: ix.withSynonyms(t, ix.expand(t, english[t]))}
 		if lightVerbs[t] {
 			for i := range qt.matches {
 				qt.matches[i].weight *= lightVerbWeight
@@ -729,7 +730,7 @@ func (ix *Index) parse(text string, required []string) (out []queryTerm, words i
 				continue
 			}
 			seen[t] = true
-			matches := ix.expand(t)
+			matches := ix.expand(t, false)
 			for i := range matches {
 				matches[i].weight *= derived.weight
 			}
@@ -742,7 +743,7 @@ func (ix *Index) parse(text string, required []string) (out []queryTerm, words i
 	for t := range req {
 		if !seen[t] {
 			// A required word that is not in the text still filters.
-			out = append(out, queryTerm{required: true, matches: ix.expand(t)})
+			out = append(out, queryTerm{required: true, matches: ix.expand(t, false)})
 			words++
 		}
 	}
@@ -753,8 +754,12 @@ func (ix *Index) parse(text string, required []string) (out []queryTerm, words i
 // it begins ("repo" matches "repositori"), weighted less when it is itself
 // indexed; and, when it is not indexed, the two indexed words it is made
 // of ("mindmap"), indexed terms that begin it ("charger" matches "charg"),
-// its siblings (see appendSiblings) and terms one typo away.
-func (ix *Index) expand(t string) []termMatch {
+// its siblings (see appendSiblings) and terms one typo away. A typo of an
+// English word (english: t is the stem of one, see englishStems) is no
+// other letter in its place: "tower" is no typo of "power", nor "pitch"
+// of "patch". A letter more or less still counts ("numerals" matches
+// "numbering").
+func (ix *Index) expand(t string, english bool) []termMatch {
 	var out []termMatch
 	id, exact := ix.vocab[t]
 	if exact {
@@ -807,7 +812,7 @@ func (ix *Index) expand(t string) []termMatch {
 				continue
 			}
 			seen[id] = true
-			if editDistance(t, ix.terms[id]) == 1 {
+			if editDistance(t, ix.terms[id]) == 1 && !(english && len(ix.terms[id]) == len(t)) {
 				out = append(out, termMatch{id: id, weight: typoWeight})
 			}
 		}

@@ -90,6 +90,18 @@ func TestFuzzyMatching(t *testing.T) {
 	}
 }
 
+// A word of English is no typo of a word one other letter in its place
+// would spell ("tower", "power"); a misspelling still is ("powwer").
+func TestEnglishWordsAreNoTypos(t *testing.T) {
+	ix := NewIndex([]Document{{Name: "power_off", Description: "Switch the power off."}})
+	if hits, _ := ix.Search(Request{Text: "Eiffel Tower", Limit: 3}); len(hits) != 0 {
+		t.Errorf("tower matches power: %v", hits)
+	}
+	if hits, _ := ix.Search(Request{Text: "powwer off", Limit: 3}); len(hits) != 1 {
+		t.Errorf("powwer: hits %v, want power_off", hits)
+	}
+}
+
 func TestSiblingsAreNoOtherWords(t *testing.T) {
 	ix := NewIndex([]Document{{Name: "describe_architecture", Description: "Describe a system's architecture."}})
 	if hits, _ := ix.Search(Request{Text: "archive", Limit: 3}); len(hits) != 0 {

@@ -95,3 +95,15 @@ func addWordVector(sum []float32, row int32, weight float32) {
 		sum[k] += f * float32(q)
 	}
 }
+
+// englishStems are the stems of the words of text that are English words:
+// those with a word vector (see wordVectorRow).
+func englishStems(text string, stems *stemCache) map[string]bool {
+	out := make(map[string]bool)
+	for _, w := range Words(text) {
+		if isASCIIWord(w) && wordVectorRow(w) >= 0 {
+			out[stems.stem(w)] = true
+		}
+	}
+	return out
+}
