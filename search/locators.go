@@ -13,7 +13,11 @@ import (
 //     kinds "file word document docx" and payload "exchange root word";
 //   - or a directory: "~/projects/" gives "directory" and "projects";
 //   - or, with no extension, either: "./notes/todo" gives "path" and
-//     "todo notes";
+//     "todo notes"; after "in", "inside", "under" or "within" it is where
+//     things are ("what files are in /home/sam/api"), and the payload also
+//     says "directory": among the payload, at its weight, since a
+//     repository or a project is as often meant ("the commits in
+//     ~/code/api");
 //   - a URL is a web address on some site: "https://www.youtube.com/watch?v=x"
 //     gives "url" and "youtube watch v x";
 //   - an element's id as a CSS selector ("#login-btn") is a "selector", as
@@ -35,16 +39,21 @@ func splitLocators(text string) (rest, kinds, payload string) {
 	}
 	var kept, kindWords, payloadWords []string
 	files := 0 // locators that name a file
+	prev := ""
 	for _, tok := range strings.Fields(text) {
 		if loc, ok := describeLocator(tok); ok {
 			if strings.HasPrefix(loc.kinds, "file ") {
 				files++
+			}
+			if loc.kinds == "path" && containingWords[strings.ToLower(prev)] {
+				loc.payload += " directory"
 			}
 			kindWords = append(kindWords, loc.kinds)
 			payloadWords = append(payloadWords, loc.payload)
 		} else {
 			kept = append(kept, tok)
 		}
+		prev = tok
 	}
 	if len(kindWords) == 0 {
 		return text, "", ""
@@ -239,3 +248,7 @@ var fileFormats = map[string]string{
 	"zip": "zip archive", "tar": "tar archive", "gz": "archive", "tgz": "archive", "7z": "archive", "rar": "archive",
 	"epub": "ebook", "ics": "calendar", "eml": "email", "vcf": "contact",
 }
+
+// containingWords come before the place things are in: "the files in
+// ~/code", "what's inside /var/www".
+var containingWords = wordSet("in inside under within")

@@ -19,7 +19,8 @@ func TestSplitLocators(t *testing.T) {
 		"summarize report.pdf":                       {"summarize", "file pdf document pdf", "report"},
 		"list ~/projects/":                           {"list", "directory", "~/projects"},
 		"open ./notes/todo":                          {"open", "path", "todo ./notes"},
-		"the last 5 commits in ~/code/webapp":        {"the last 5 commits in", "path", "webapp ~/code"},
+		"the last 5 commits in ~/code/webapp":        {"the last 5 commits in", "path", "webapp ~/code directory"},
+		"what files are inside /Users/sam/Downloads": {"what files are inside", "path", "Downloads /Users/sam directory"},
 		"load /srv/dumps/orders.bak":                 {"load", "file bak", "orders /srv/dumps"},
 		"pages in example.com's sitemap":             {"pages in sitemap", "url", "example"},
 		"prices on amazon.com":                       {"prices on", "url", "amazon"},
@@ -43,6 +44,20 @@ func TestSplitLocators(t *testing.T) {
 			t.Errorf("splitLocators(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// A path after "in" is more likely a directory than a file.
+func TestSearchReadsAPathThingsAreInAsADirectory(t *testing.T) {
+	docs := []Document{
+		{Name: "search_files", Description: "Search for files whose names match a pattern, starting at a path.", ParamNames: "path pattern"},
+		{Name: "list_directory", Description: "List the files and subdirectories of a directory.", ParamNames: "path"},
+		{Name: "read_file", Description: "Read a file at a path.", ParamNames: "path"},
+		{Name: "get_weather", Description: "Get the weather forecast for a city."},
+		{Name: "read_note", Description: "Read a note by its title."},
+		{Name: "send_email", Description: "Send an email to a recipient."},
+	}
+	ix := NewIndex(docs)
+	wantFirst(t, ix, docs, "What is inside /Users/sam/Downloads?", 1)
 }
 
 func TestSearchReadsThreeFilesAsMultiple(t *testing.T) {
