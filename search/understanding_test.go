@@ -128,7 +128,11 @@ func TestValueKinds(t *testing.T) {
 		"the market 5 days ago, a mayor 2 times, 10/12":      "",
 		"a random number between 1 and 100":                  "integer",
 		"a random number between -2.5 and 7.5":               "decimal float",
-		"visitors from 2019 to 2024, between 5 and 9 pm":     "",
+		"visitors from 2019 to 2024, between 5 and 9 pm":     "history historical",
+		"weekly prices for AMD over the last two years":      "history historical",
+		"EPS for the past 8 quarters":                        "history historical",
+		"every sale since 2020":                              "history historical",
+		"the last 10 commits, the next 3 days":               "",
 		"between 10 and 20kg, or between 2 and 5%":           "",
 		"": "",
 	} {

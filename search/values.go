@@ -15,13 +15,18 @@ import (
 // is a date, and two are a date range ("from March 1 to March 15"): tools
 // that take one name their parameters so. A range of numbers ("between 1
 // and 100") is one of integers, or of decimals when a bound has a decimal
-// point ("between 2.5 and 7.5"). The values' own words stay in the query,
+// point ("between 2.5 and 7.5"). A stretch of the past ("over the last two
+// years", "since 2020") asks for history: tools that give a series over
+// time say "historical" or "history". The values' own words stay in the query,
 // but for the numbers of a range (see withoutNumberRanges).
 func valueKinds(text string) string {
-	if !strings.ContainsAny(text, "0123456789") {
-		return ""
-	}
 	var out []string
+	if pastSpan.MatchString(text) {
+		out = append(out, "history historical")
+	}
+	if !strings.ContainsAny(text, "0123456789") {
+		return strings.Join(out, " ")
+	}
 	if arithmetic.MatchString(text) {
 		out = append(out, "calculate math expression")
 	}
@@ -48,6 +53,9 @@ func valueKinds(text string) string {
 }
 
 var (
+	// pastSpan matches a stretch of the past: "over the last two
+	// years", "the past 8 quarters", "since 2020", "from 2019 to 2024".
+	pastSpan = regexp.MustCompile(`(?i)\b(?:(?:last|past|previous)\s+(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|few|several)\s+(?:days?|weeks?|months?|years?|quarters?|decades?)|since\s+(?:19|20)\d\d|from\s+(?:19|20)\d\d\s+(?:to|through|until|till|-)\s+(?:19|20)\d\d)\b`)
 	// arithmetic matches a number, an operator and a number. A bare "-"
 	// or "/" must have spaces around it, since "1-5", "10/12" and
 	// "1995-08-14" are ranges and dates.
