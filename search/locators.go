@@ -6,14 +6,16 @@ import (
 
 // splitLocators takes the file paths, URLs and element ids out of a
 // query. It returns the query without them (rest), the words tool
-// descriptions use for what they point at (kinds), and the words that
-// name the particular file, folder, site or element (payload):
+// descriptions use for what they point at (kinds), the words that name
+// the particular file, folder, site or element (payload), and the
+// directories a path names a file or folder in (dirs):
 //
 //   - a path names a file of some format: "/root/word/exchange.docx" gives
-//     kinds "file word document docx" and payload "exchange root word";
-//   - or a directory: "~/projects/" gives "directory" and "projects";
-//   - or, with no extension, either: "./notes/todo" gives "path" and
-//     "todo notes"; after "in", "inside", "under" or "within" it is where
+//     kinds "file word document docx", payload "exchange" and dirs
+//     "/root/word";
+//   - or a directory: "~/projects/" gives "directory" and "~/projects";
+//   - or, with no extension, either: "./notes/todo" gives "path", "todo"
+//     and "./notes"; after "in", "inside", "under" or "within" it is where
 //     things are ("what files are in /home/sam/api"), and the payload also
 //     says "directory": among the payload, at its weight, since a
 //     repository or a project is as often meant ("the commits in
@@ -27,17 +29,20 @@ import (
 //     "merge a.pdf, b.pdf and c.pdf"), where two are as often a source and
 //     a target ("rename a.txt to b.txt").
 //
+// Dirs say still less of the job than the payload: "/home/sam/projects/
+// blog/assets" is no request for a tool about projects.
+//
 // The payload says what to act on, not what to do: a file called
 // config.py is no request for a tool that reads the configuration, and
 // the example.com of "open https://example.com" is no request for a tool
 // whose description shows an example URL. The web's schemes (http,
 // https), "www" and the top-level domain are dropped: every web address
 // has them; another scheme ("memory://") is a kind.
-func splitLocators(text string) (rest, kinds, payload string) {
+func splitLocators(text string) (rest, kinds, payload, dirs string) {
 	if !strings.ContainsAny(text, "/\\.#") {
-		return text, "", ""
+		return text, "", "", ""
 	}
-	var kept, kindWords, payloadWords []string
+	var kept, kindWords, payloadWords, dirWords []string
 	files := 0 // locators that name a file
 	prev := ""
 	for _, tok := range strings.Fields(text) {
@@ -50,18 +55,21 @@ func splitLocators(text string) (rest, kinds, payload string) {
 			}
 			kindWords = append(kindWords, loc.kinds)
 			payloadWords = append(payloadWords, loc.payload)
+			if loc.dir != "" {
+				dirWords = append(dirWords, loc.dir)
+			}
 		} else {
 			kept = append(kept, tok)
 		}
 		prev = tok
 	}
 	if len(kindWords) == 0 {
-		return text, "", ""
+		return text, "", "", ""
 	}
 	if files >= minFilesForMultiple {
 		kindWords = append(kindWords, "multiple")
 	}
-	return strings.Join(kept, " "), strings.Join(kindWords, " "), strings.Join(payloadWords, " ")
+	return strings.Join(kept, " "), strings.Join(kindWords, " "), strings.Join(payloadWords, " "), strings.Join(dirWords, " ")
 }
 
 // minFilesForMultiple is how many files a request names to be one about
@@ -72,6 +80,7 @@ const minFilesForMultiple = 3
 // what it points at, payload the words that name it (see splitLocators).
 type locator struct {
 	kinds, payload string
+	dir            string // the directory a path names its file or folder in
 }
 
 // describeLocator describes one whitespace-separated token if it is a URL,
@@ -88,7 +97,7 @@ func describeLocator(tok string) (locator, bool) {
 	if id, ok := strings.CutPrefix(tok, "#"); ok {
 		// An element's id, as a CSS selector: "#login-button".
 		if id != "" && isASCIILetter(id[0]) && !strings.ContainsAny(id, "/\\#") {
-			return locator{"selector", id}, true
+			return locator{kinds: "selector", payload: id}, true
 		}
 		return locator{}, false
 	}
@@ -106,7 +115,7 @@ func describeLocator(tok string) (locator, bool) {
 			// of thing the URL names.
 			kinds += " " + scheme
 		}
-		return locator{kinds, strings.Join(words, " ")}, true
+		return locator{kinds: kinds, payload: strings.Join(words, " ")}, true
 	}
 	name, dir := tok, ""
 	if i := strings.LastIndexAny(tok, "/\\"); i >= 0 {
@@ -118,19 +127,19 @@ func describeLocator(tok string) (locator, bool) {
 		strings.HasPrefix(tok, ".") || strings.Count(tok, "/")+strings.Count(tok, "\\") >= 2 || known)
 	switch {
 	case isPath && known:
-		return locator{"file " + kind + " " + ext, base + " " + dir}, true
+		return locator{"file " + kind + " " + ext, base, dir}, true
 	case isPath && name == "":
-		return locator{"directory", dir}, true
+		return locator{"directory", dir, ""}, true
 	case isPath && hasExt:
-		return locator{"file " + ext, base + " " + dir}, true
+		return locator{"file " + ext, base, dir}, true
 	case isPath:
 		// No extension: a directory ("~/code/webapp") as often as a file
 		// ("/etc/hosts"). "path" is the word both kinds of tool use.
-		return locator{"path", name + " " + dir}, true
+		return locator{"path", name, dir}, true
 	case hasExt && known && base != "" && !isLibraryName(base, ext):
-		return locator{"file " + kind + " " + ext, base}, true
+		return locator{kinds: "file " + kind + " " + ext, payload: base}, true
 	case hasExt && !strings.ContainsAny(tok, "/\\") && topLevelDomains[strings.ToLower(ext)] && isHostName(tok):
-		return locator{"url", strings.Join(siteWords(strings.ToLower(tok)), " ")}, true
+		return locator{kinds: "url", payload: strings.Join(siteWords(strings.ToLower(tok)), " ")}, true
 	}
 	return locator{}, false
 }

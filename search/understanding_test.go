@@ -8,42 +8,57 @@ import (
 )
 
 func TestSplitLocators(t *testing.T) {
-	type split struct{ rest, kinds, payload string }
+	type split struct{ rest, kinds, payload, dirs string }
 	for in, want := range map[string]split{
-		"save it in /root/markdown/bitcoin.md":       {"save it in", "file markdown md", "bitcoin /root/markdown"},
-		"Read the file /root/word/exchange.docx, ok": {"Read the file ok", "file word document docx", "exchange /root/word"},
-		"open https://www.youtube.com/watch?v=arj7o": {"open", "url", "youtube /watch?v=arj7o"},
-		"see http://user@api.github.com:8080/x":      {"see", "url", "api github /x"},
-		"go on from memory://projects/redesign":      {"go on from", "url memory", "projects /redesign"},
-		"news on www.bbc.co.uk today":                {"news on today", "url", "bbc"},
-		"summarize report.pdf":                       {"summarize", "file pdf document pdf", "report"},
-		"list ~/projects/":                           {"list", "directory", "~/projects"},
-		"open ./notes/todo":                          {"open", "path", "todo ./notes"},
-		"the last 5 commits in ~/code/webapp":        {"the last 5 commits in", "path", "webapp ~/code directory"},
-		"what files are inside /Users/sam/Downloads": {"what files are inside", "path", "Downloads /Users/sam directory"},
-		"load /srv/dumps/orders.bak":                 {"load", "file bak", "orders /srv/dumps"},
-		"pages in example.com's sitemap":             {"pages in sitemap", "url", "example"},
-		"prices on amazon.com":                       {"prices on", "url", "amazon"},
-		"news from bbc.co.uk.":                       {"news from", "url", "bbc"},
-		"a Node.js server reading app.js":            {"a Node.js server reading", "file javascript code js", "app"},
-		"C:\\Users\\me\\q3.xlsx":                     {"", "file excel spreadsheet xlsx", "q3 C:\\Users\\me"},
-		"rename a.txt to b.txt":                      {"rename to", "file text txt file text txt", "a b"},
-		"read a.py, b.md and c.json":                 {"read and", "file python code py file markdown md file json json multiple", "a b c"},
-		"U.S. and 2.13.4 and v1.2.in":                {"U.S. and 2.13.4 and v1.2.in", "", ""},
-		"version 2.13.4 of jackson e.g. this":        {"version 2.13.4 of jackson e.g. this", "", ""},
-		"and/or either/or":                           {"and/or either/or", "", ""},
-		"click #login-btn on the page.":              {"click on the page.", "selector", "login-btn"},
-		"comment #4 and issue #12 and # and #/x":     {"comment #4 and issue #12 and # and #/x", "", ""},
-		"no locators here":                           {"no locators here", "", ""},
-		"":                                           {"", "", ""},
-		"/":                                          {"/", "", ""},
-		"\x00\xff/\xfe.md":                           {"", "file markdown md", "\xfe \x00\xff"},
+		"save it in /root/markdown/bitcoin.md":       {"save it in", "file markdown md", "bitcoin", "/root/markdown"},
+		"Read the file /root/word/exchange.docx, ok": {"Read the file ok", "file word document docx", "exchange", "/root/word"},
+		"open https://www.youtube.com/watch?v=arj7o": {"open", "url", "youtube /watch?v=arj7o", ""},
+		"see http://user@api.github.com:8080/x":      {"see", "url", "api github /x", ""},
+		"go on from memory://projects/redesign":      {"go on from", "url memory", "projects /redesign", ""},
+		"news on www.bbc.co.uk today":                {"news on today", "url", "bbc", ""},
+		"summarize report.pdf":                       {"summarize", "file pdf document pdf", "report", ""},
+		"list ~/projects/":                           {"list", "directory", "~/projects", ""},
+		"open ./notes/todo":                          {"open", "path", "todo", "./notes"},
+		"the last 5 commits in ~/code/webapp":        {"the last 5 commits in", "path", "webapp directory", "~/code"},
+		"what files are inside /Users/sam/Downloads": {"what files are inside", "path", "Downloads directory", "/Users/sam"},
+		"load /srv/dumps/orders.bak":                 {"load", "file bak", "orders", "/srv/dumps"},
+		"pages in example.com's sitemap":             {"pages in sitemap", "url", "example", ""},
+		"prices on amazon.com":                       {"prices on", "url", "amazon", ""},
+		"news from bbc.co.uk.":                       {"news from", "url", "bbc", ""},
+		"a Node.js server reading app.js":            {"a Node.js server reading", "file javascript code js", "app", ""},
+		"C:\\Users\\me\\q3.xlsx":                     {"", "file excel spreadsheet xlsx", "q3", "C:\\Users\\me"},
+		"rename a.txt to b.txt":                      {"rename to", "file text txt file text txt", "a b", ""},
+		"read a.py, b.md and c.json":                 {"read and", "file python code py file markdown md file json json multiple", "a b c", ""},
+		"U.S. and 2.13.4 and v1.2.in":                {"U.S. and 2.13.4 and v1.2.in", "", "", ""},
+		"version 2.13.4 of jackson e.g. this":        {"version 2.13.4 of jackson e.g. this", "", "", ""},
+		"and/or either/or":                           {"and/or either/or", "", "", ""},
+		"click #login-btn on the page.":              {"click on the page.", "selector", "login-btn", ""},
+		"comment #4 and issue #12 and # and #/x":     {"comment #4 and issue #12 and # and #/x", "", "", ""},
+		"no locators here":                           {"no locators here", "", "", ""},
+		"":                                           {"", "", "", ""},
+		"/":                                          {"/", "", "", ""},
+		"\x00\xff/\xfe.md":                           {"", "file markdown md", "\xfe", "\x00\xff"},
 	} {
-		rest, kinds, payload := splitLocators(in)
-		if got := (split{rest, kinds, payload}); got != want {
+		rest, kinds, payload, dirs := splitLocators(in)
+		if got := (split{rest, kinds, payload, dirs}); got != want {
 			t.Errorf("splitLocators(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// The directories a path names its folder in say little of the job: the
+// "projects" of /home/sam/projects/blog/assets asks for no project tool.
+func TestSearchWeighsAPathsDirectoriesLittle(t *testing.T) {
+	docs := []Document{
+		{Name: "create_project", Description: "Create a new project, with a new folder of its own.", ParamNames: "project_name project_path"},
+		{Name: "create_directory", Description: "Create a new directory, or make sure one exists.", ParamNames: "path"},
+		{Name: "get_weather", Description: "Get the weather forecast for a city."},
+		{Name: "read_note", Description: "Read a note by its title."},
+		{Name: "send_email", Description: "Send an email to a recipient."},
+	}
+	ix := NewIndex(docs)
+	wantFirst(t, ix, docs, "Make a new folder at /home/sam/projects/blog/assets", 1)
+	wantFirst(t, ix, docs, "Make a new project at /home/sam/code/blog", 0)
 }
 
 // A path after "in" is more likely a directory than a file.
