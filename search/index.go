@@ -692,6 +692,7 @@ func (ix *Index) parse(text string, required []string) (out []queryTerm, words i
 	text, locatorKinds, locatorPayload, locatorDirs := splitLocators(text)
 	namesFile = slices.Contains(strings.Fields(locatorKinds), "file")
 	text, quotes := splitQuoted(text)
+	text, searched := splitSearchedFor(text)
 	text, brandParts := joinBrandWords(text, ix.stems, ix.indexed)
 	places := placeWords(text, ix.stems)
 	english := englishStems(text, ix.stems)
@@ -727,6 +728,7 @@ func (ix *Index) parse(text string, required []string) (out []queryTerm, words i
 		{ix.joinedWords(text), compoundWeight},
 		{locatorPayload, payloadWeight},
 		{quotes, payloadWeight},
+		{searched, payloadWeight},
 		{locatorKinds, locatorWeight},
 		{kinds, locatorWeight},
 		{brandParts, brandPartWeight},

@@ -102,6 +102,36 @@ func TestSearchUnderstandsLocators(t *testing.T) {
 	}
 }
 
+func TestSplitSearchedFor(t *testing.T) {
+	for in, want := range map[string][2]string{
+		"search my notes for meeting minutes":                 {"search my notes for ", "meeting minutes"},
+		"Search the web for the best hiking trails near Lyon": {"Search the web for ", "the best hiking trails near Lyon"},
+		"look through our shared drive for the Q3 budget":     {"look through our shared drive for ", "the Q3 budget"},
+		"search for hotels in Rome":                           {"search for hotels in Rome", ""},
+		"research the market for EVs":                         {"research the market for EVs", ""},
+		"":                                                    {"", ""},
+	} {
+		if rest, terms := splitSearchedFor(in); rest != want[0] || terms != want[1] {
+			t.Errorf("splitSearchedFor(%q) = %q, %q; want %q, %q", in, rest, terms, want[0], want[1])
+		}
+	}
+}
+
+// What a request searches a place for says what to search with, not
+// which tool: the place does.
+func TestSearchWeighsWhatIsSearchedForLess(t *testing.T) {
+	docs := []Document{
+		{Name: "find_nearby_places", Description: "Search for the best places near a location: parks, hiking trails, restaurants, shops."},
+		{Name: "web_search", Description: "Search the web."},
+		{Name: "get_weather", Description: "Get the weather forecast for a city."},
+		{Name: "read_file", Description: "Read a file."},
+		{Name: "send_email", Description: "Send an email to a recipient."},
+	}
+	ix := NewIndex(docs)
+	wantFirst(t, ix, docs, "Search the web for the best hiking trails and parks near Lyon", 1)
+	wantFirst(t, ix, docs, "Find hiking trails near Lyon", 0)
+}
+
 func TestWithoutNumberRanges(t *testing.T) {
 	for in, want := range map[string]string{
 		"a random number between 1 and 100":       "a random number between and",

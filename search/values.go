@@ -120,6 +120,27 @@ func splitQuoted(text string) (rest, quotes string) {
 	return rest, strings.Join(spans, " ")
 }
 
+// splitSearchedFor takes out of a request to search a place it names
+// ("search the web for ...", "search my notes for ...") what it searches
+// for: the terms to search with, which say what to act on, as quoted text
+// does, while the place and the verb say which tool ("search my notes for
+// meeting minutes" wants search_notes, not a tool about meetings). It
+// returns the request without them and their text. A request that names
+// no place ("search for hotels in Rome") keeps its words: they are all it
+// says of the tool.
+func splitSearchedFor(text string) (rest, terms string) {
+	m := searchedFor.FindStringSubmatchIndex(text)
+	if m == nil {
+		return text, ""
+	}
+	return text[:m[2]], text[m[2]:m[3]]
+}
+
+// searchedFor matches "search" or "look" with the place searched, one or
+// two words after a determiner ("the web", "my notes", "our shared
+// drive"), and "for" what it searches for, to the end.
+var searchedFor = regexp.MustCompile(`(?i)\b(?:search|searching|look|looking)\s+(?:through\s+|in\s+)?(?:the|my|our|a|an|this|your)\s+\w+(?:\s+\w+)?\s+for\s+(.+)$`)
+
 // quotedSpan matches a span in quotes that opens at the start or after a
 // space or parenthesis, so that the apostrophe of "Anna's" opens none.
 var quotedSpan = regexp.MustCompile(`(^|[\s(])(?:'([^']+)'|"([^"]+)"|‘([^’]+)’|“([^”]+)”)`)
