@@ -11,7 +11,11 @@ import (
 // stemmed (Snowball English), plus a bigram term for each pair of adjacent
 // ideographs, so that "八字" matches as a word and not only as 八 and 字.
 func terms(text string, stems *stemCache) []string {
-	words := Words(text)
+	return wordTerms(Words(text), stems)
+}
+
+// wordTerms is terms of text's Words.
+func wordTerms(words []string, stems *stemCache) []string {
 	out := make([]string, 0, len(words))
 	prevIdeo := ""
 	for _, w := range words {

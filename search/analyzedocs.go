@@ -81,6 +81,10 @@ func (a *docAnalyzer) analyze(doc *Document, out *docAnalysis) {
 			ts = textTerms(withoutMentions(doc.Description, doc.Name, a.mentions), a.stems)
 		case fieldParams:
 			ts = terms(withoutMentions(doc.Params, doc.Name, a.mentions), a.stems)
+		case fieldParamNames:
+			paramWords := Words(doc.ParamNames)
+			out.paramWords = strings.Join(paramWords, " ") + " "
+			ts = wordTerms(paramWords, a.stems)
 		default:
 			ts = terms(doc.field(f), a.stems)
 		}
@@ -92,7 +96,6 @@ func (a *docAnalyzer) analyze(doc *Document, out *docAnalysis) {
 	out.lists = listingTool(nameWords)
 	out.makes = makesNew(nameWords)
 	out.nameWords = strings.Join(nameWords, " ") + " "
-	out.paramWords = strings.Join(Words(doc.ParamNames), " ") + " "
 }
 
 // textTerms are the index terms of prose: its terms, and brand words
