@@ -133,6 +133,9 @@ var idioms = map[string]string{
 	"shut down":     "close",
 	"pretty print":  "format",
 	"empty out":     "clear",
+	"trading at":    "price",
+	"whole number":  "integer",
+	"hit enter":     "press key",
 }
 
 // idiomWords returns the words of the idioms text holds ("" for none).

@@ -530,6 +530,8 @@ func TestIdioms(t *testing.T) {
 		"Tell me about the Dialog component":        "details info",
 		"Empty out the placeholders on slide 2":     "clear",
 		"Pretty-print the messy HTML":               "format",
+		"What's Apple trading at right now?":        "price",
+		"Hit Enter, then pick a whole number":       "press key integer",
 		"a rid of get":                              "",
 		"":                                          "",
 	} {
