@@ -136,6 +136,9 @@ var idioms = map[string]string{
 	"trading at":    "price",
 	"whole number":  "integer",
 	"hit enter":     "press key",
+	"step by step":  "sequential",
+	"dig into":      "research",
+	"deep dive":     "research analysis",
 }
 
 // idiomWords returns the words of the idioms text holds ("" for none).

@@ -532,6 +532,7 @@ func TestIdioms(t *testing.T) {
 		"Pretty-print the messy HTML":               "format",
 		"What's Apple trading at right now?":        "price",
 		"Hit Enter, then pick a whole number":       "press key integer",
+		"Dig into it step by step, a deep dive":     "research sequential research analysis",
 		"a rid of get":                              "",
 		"":                                          "",
 	} {
