@@ -139,6 +139,7 @@ var idioms = map[string]string{
 	"step by step":  "sequential",
 	"dig into":      "research",
 	"deep dive":     "research analysis",
+	"clean up":      "clean format",
 }
 
 // idiomWords returns the words of the idioms text holds ("" for none).

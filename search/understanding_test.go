@@ -533,6 +533,7 @@ func TestIdioms(t *testing.T) {
 		"What's Apple trading at right now?":        "price",
 		"Hit Enter, then pick a whole number":       "press key integer",
 		"Dig into it step by step, a deep dive":     "research sequential research analysis",
+		"Clean up the messy HTML":                   "clean format",
 		"a rid of get":                              "",
 		"":                                          "",
 	} {
