@@ -103,6 +103,8 @@ var synonymGroups = []string{
 	"outdated deprecated obsolete",
 	"alternative replacement substitute",
 	"vulnerability security cve",
+	"library package module dependency",
+	"terminal shell",
 }
 
 // idioms are phrasal verbs and set phrases of requests, as the word a tool

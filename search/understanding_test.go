@@ -393,6 +393,15 @@ func TestSynonymsMatchDiscounted(t *testing.T) {
 		{Name: "get-current-date", Description: "Get the current date."},
 	}
 	wantFirst(t, NewIndex(dates), dates, "what's today's date", 1)
+	// A library is a package; a terminal, a shell.
+	packages := []Document{
+		{Name: "list_libraries", Description: "List the libraries of a project's documentation site."},
+		{Name: "npm_alternatives", Description: "Find alternative packages to an npm package."},
+		{Name: "start_process", Description: "Start a new shell process and run a command."},
+		{Name: "get_weather", Description: "Get the weather forecast for a city."},
+	}
+	wantFirst(t, NewIndex(packages), packages, "npm libraries like moment", 1)
+	wantFirst(t, NewIndex(packages), packages, "open a terminal", 2)
 	// The word itself outranks its synonym.
 	hits, _ = ix.Search(Request{Text: "picture", Limit: 4})
 	if len(hits) != 2 || hits[0].Doc != 1 || hits[1].Doc != 2 {
