@@ -31,7 +31,11 @@ var stepSeparators = regexp.MustCompile(`(?i)(?:[,;.!?]+\s+|\s+)(?:and then|then
 
 // splitSteps cuts a request into its steps: the parts between separators
 // that hold at least two words, at most maxSteps of them (later parts join
-// the last). Fewer than two steps means a one-step request.
+// the last). A part that names no action (see namesAction) goes on the
+// step before it: "map my route: Forbidden City, then Temple of Heaven"
+// is one step with a list, "how scared is the market, the fear and greed
+// index" one with its subject said again. Fewer than two steps means a
+// one-step request.
 func splitSteps(text string) []string {
 	if len(text) < 16 {
 		return nil
@@ -39,6 +43,10 @@ func splitSteps(text string) []string {
 	var steps []string
 	for _, part := range stepSeparators.Split(text, -1) {
 		if len(strings.Fields(part)) < 2 {
+			continue
+		}
+		if len(steps) > 0 && !namesAction(part) {
+			steps[len(steps)-1] += " " + part
 			continue
 		}
 		if len(steps) == maxSteps {
@@ -51,6 +59,19 @@ func splitSteps(text string) []string {
 		return nil
 	}
 	return steps
+}
+
+// namesAction reports whether a part of a request holds a verb that says
+// what to do: one of reading or of change (see intent.go), inflected or
+// not, a question word, or a light verb ("put", "take").
+func namesAction(part string) bool {
+	for _, w := range Words(part) {
+		stem := stemWord(w)
+		if askingWords[w] || changes(w) || readingWords[w] || changingStems[stem] || readingStems[stem] || lightVerbs[stem] {
+			return true
+		}
+	}
+	return false
 }
 
 // searchSteps ranks the whole text and each step, and merges the rankings

@@ -470,13 +470,15 @@ func TestBrandTerms(t *testing.T) {
 
 func TestSplitSteps(t *testing.T) {
 	for in, want := range map[string][]string{
-		"Read the sales sheet, plot it as a bar chart and then save the chart": {"Read the sales sheet", "plot it as a bar chart", "save the chart"},
-		"find flights. Also book a hotel!":                                     {"find flights", "book a hotel!"},
-		"get the weather in Paris":                                             nil,
-		"see https://a.b/c?d=e.f, then summarize it":                           {"see https://a.b/c?d=e.f", "summarize it"},
-		"one two, x, three four":                                               {"one two", "three four"},
-		"a b, c d, e f, g h, i j, k l":                                         {"a b", "c d", "e f", "g h i j k l"},
-		"":                                                                     nil,
+		"Read the sales sheet, plot it as a bar chart and then save the chart":        {"Read the sales sheet", "plot it as a bar chart", "save the chart"},
+		"find flights. Also book a hotel!":                                            {"find flights", "book a hotel!"},
+		"get the weather in Paris":                                                    nil,
+		"see https://a.b/c?d=e.f, then summarize it":                                  {"see https://a.b/c?d=e.f", "summarize it"},
+		"read two, x, plot four":                                                      {"read two", "plot four"},
+		"get a, make c, send e, find g, run i, save k":                                {"get a", "make c", "send e", "find g run i save k"},
+		"Map my route: Forbidden City, then Temple of Heaven, then the Summer Palace": nil,
+		"Plot sales by month, in blue, then save the chart":                           {"Plot sales by month in blue", "save the chart"},
+		"": nil,
 	} {
 		if got := splitSteps(in); strings.Join(got, "|") != strings.Join(want, "|") {
 			t.Errorf("splitSteps(%q) = %q, want %q", in, got, want)
