@@ -65,14 +65,21 @@ func splitSteps(text string) []string {
 // what to do: one of reading or of change (see intent.go), inflected or
 // not, a question word, or a light verb ("put", "take").
 func namesAction(part string) bool {
-	for _, w := range Words(part) {
+	words := Words(part)
+	for i, w := range words {
 		stem := stemWord(w)
 		if askingWords[w] || changes(w) || readingWords[w] || changingStems[stem] || readingStems[stem] || lightVerbs[stem] {
+			return true
+		}
+		if i > 0 && objectPronouns[w] {
+			// "cross-reference it with ...": what comes before "it" acts.
 			return true
 		}
 	}
 	return false
 }
+
+var objectPronouns = wordSet("it them")
 
 // searchSteps ranks the whole text and each step, and merges the rankings
 // by reciprocal rank fusion, each counted alike. The whole text's best hit
