@@ -478,6 +478,7 @@ func TestSplitSteps(t *testing.T) {
 		"get a, make c, send e, find g, run i, save k":                                {"get a", "make c", "send e", "find g run i save k"},
 		"Map my route: Forbidden City, then Temple of Heaven, then the Summer Palace": nil,
 		"Plot sales by month, in blue, then save the chart":                           {"Plot sales by month in blue", "save the chart"},
+		"Fetch the news, cross-reference it with stocks, then write a report":         {"Fetch the news", "cross-reference it with stocks", "write a report"},
 		"": nil,
 	} {
 		if got := splitSteps(in); strings.Join(got, "|") != strings.Join(want, "|") {
