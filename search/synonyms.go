@@ -117,7 +117,7 @@ var idioms = map[string]string{
 	"pull up":       "open",
 	"instead of":    "alternative",
 	"how much":      "price",
-	"how many":      "count",
+	"how many":      "count stats",
 	"turn into":     "convert",
 	"take off":      "remove",
 	"set up":        "setup",

@@ -537,7 +537,7 @@ func TestIdioms(t *testing.T) {
 	for in, want := range map[string]string{
 		"Get rid of my note called grocery ideas":   "delete",
 		"look up the word, then sum up the article": "search summarize",
-		"how much is it and how many are left":      "price count",
+		"how much is it and how many are left":      "price count stats",
 		"pull up story 42 instead of the list":      "open alternative",
 		"Tell me about the Dialog component":        "details info",
 		"Empty out the placeholders on slide 2":     "clear",
