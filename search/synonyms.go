@@ -20,7 +20,7 @@ var synonymGroups = []string{
 	// actions
 	"save write store persist export",
 	"find search lookup locate seek",
-	"get fetch retrieve obtain",
+	"get fetch retrieve obtain grab",
 	"show display view",
 	"delete remove erase",
 	"create make generate produce",

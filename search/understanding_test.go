@@ -393,6 +393,13 @@ func TestSynonymsMatchDiscounted(t *testing.T) {
 		{Name: "get-current-date", Description: "Get the current date."},
 	}
 	wantFirst(t, NewIndex(dates), dates, "what's today's date", 1)
+	// To grab a page is to fetch it.
+	pages := []Document{
+		{Name: "show_page", Description: "Show a page."},
+		{Name: "fetch_page", Description: "Fetch a page from the web, a file or a cache."},
+		{Name: "get_weather", Description: "Get the weather forecast for a city."},
+	}
+	wantFirst(t, NewIndex(pages), pages, "grab the page", 1)
 	// A library is a package; a terminal, a shell.
 	packages := []Document{
 		{Name: "list_libraries", Description: "List the libraries of a project's documentation site."},
