@@ -255,6 +255,20 @@ func TestTLSExample(t *testing.T) {
 	if !pool.AppendCertsFromPEM(root) {
 		t.Fatal("bad root certificate")
 	}
+	// The root certificate comes first; the site's own certificate is
+	// issued from it a moment later. Until then handshakes fail.
+	addr := fmt.Sprintf("localhost:%d", port)
+	for {
+		conn, err := tls.Dial("tcp", addr, &tls.Config{RootCAs: pool})
+		if err == nil {
+			conn.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no TLS handshake with %s: %v", addr, err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 	httpClient := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
