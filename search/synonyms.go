@@ -22,7 +22,7 @@ var synonymGroups = []string{
 	"find search lookup locate seek",
 	"get fetch retrieve obtain grab",
 	"show display view",
-	"delete remove erase",
+	"delete remove erase forget",
 	"create make generate produce",
 	"edit modify update change alter",
 	"read open load",
@@ -47,6 +47,7 @@ var synonymGroups = []string{
 	"copy duplicate clone",
 	"move rename relocate",
 	"select choose pick",
+	"dropdown select",
 	"format prettify beautify",
 	// things
 	"picture image photo photograph pic",
@@ -105,6 +106,7 @@ var synonymGroups = []string{
 	"vulnerability security cve",
 	"library package module dependency",
 	"terminal shell",
+	"relation relationship link",
 }
 
 // idioms are phrasal verbs and set phrases of requests, as the word a tool

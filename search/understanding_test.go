@@ -409,6 +409,17 @@ func TestSynonymsMatchDiscounted(t *testing.T) {
 	}
 	wantFirst(t, NewIndex(packages), packages, "npm libraries like moment", 1)
 	wantFirst(t, NewIndex(packages), packages, "open a terminal", 2)
+	// To forget is to delete; a dropdown is a select; a link, a relation.
+	graph := []Document{
+		{Name: "open_nodes", Description: "Open nodes of the knowledge graph by name."},
+		{Name: "delete_entities", Description: "Delete entities from the knowledge graph."},
+		{Name: "delete_relations", Description: "Delete relations from the knowledge graph."},
+		{Name: "select_option", Description: "Select an option of an element on the page."},
+		{Name: "get_weather", Description: "Get the weather forecast for a city."},
+	}
+	wantFirst(t, NewIndex(graph[:2]), graph[:2], "forget Alice", 1)
+	wantFirst(t, NewIndex(graph), graph, "remove the link between Alice and Acme", 2)
+	wantFirst(t, NewIndex(graph), graph, "in the dropdown, Canada", 3)
 	// The word itself outranks its synonym.
 	hits, _ = ix.Search(Request{Text: "picture", Limit: 4})
 	if len(hits) != 2 || hits[0].Doc != 1 || hits[1].Doc != 2 {
