@@ -74,8 +74,8 @@ func requestEffect(text string) effect {
 	if i == len(words) {
 		return effectNone
 	}
-	verb, ok := idiomAt(words, i)
-	if !ok {
+	verb, n := idiomAt(words, i)
+	if n == 0 {
 		verb = words[i]
 	}
 	switch {

@@ -698,7 +698,7 @@ func (ix *Index) parse(text string, required []string) (out []queryTerm, words i
 	english := englishStems(text, ix.stems)
 	kinds := valueKinds(text)
 	text = withoutNumberRanges(text)
-	for _, t := range terms(text, ix.stems) {
+	for _, t := range terms(saidPlainly(text), ix.stems) {
 		if seen[t] || len(out) == maxQueryTerms || requestWords[t] {
 			continue
 		}
@@ -717,10 +717,10 @@ func (ix *Index) parse(text string, required []string) (out []queryTerm, words i
 	}
 	// Words the query implies, weighted: its words run together, the
 	// names in its paths, URLs and quotes, what those point at, what its
-	// values are, the parts of its brand words, what its idioms mean, the
-	// English gloss of its Chinese, and last, so that a word said
-	// otherwise too counts as that ("/root/csv/a.csv"), the directories
-	// of its paths. A word counts once, at its first weight.
+	// values are, the parts of its brand words, the English gloss of its
+	// Chinese, and last, so that a word said otherwise too counts as that
+	// ("/root/csv/a.csv"), the directories of its paths. A word counts
+	// once, at its first weight.
 	for _, derived := range []struct {
 		text   string
 		weight float64
@@ -732,7 +732,6 @@ func (ix *Index) parse(text string, required []string) (out []queryTerm, words i
 		{locatorKinds, locatorWeight},
 		{kinds, locatorWeight},
 		{brandParts, brandPartWeight},
-		{idiomWords(text), synonymWeight},
 		{englishGloss(text), glossQueryWeight},
 		{locatorDirs, dirWeight},
 	} {

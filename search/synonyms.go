@@ -111,10 +111,10 @@ var synonymGroups = []string{
 
 // idioms are phrasal verbs and set phrases of requests, as the word a tool
 // would use for them: "get rid of my note" asks for a tool that deletes
-// notes. A query holding one also matches its words at synonymWeight.
+// notes. A query is read with its idioms said plainly (see saidPlainly).
 var idioms = map[string]string{
 	"get rid of":    "delete",
-	"look up":       "search",
+	"look up":       "lookup",
 	"look for":      "search",
 	"pull up":       "open",
 	"instead of":    "alternative",
@@ -140,35 +140,42 @@ var idioms = map[string]string{
 	"trading at":    "price",
 	"whole number":  "integer",
 	"hit enter":     "press key",
-	"step by step":  "sequential",
+	"step by step":  "sequential step",
 	"dig into":      "research",
 	"deep dive":     "research analysis",
 	"clean up":      "clean format",
 }
 
-// idiomWords returns the words of the idioms text holds ("" for none).
-func idiomWords(text string) string {
+// saidPlainly returns the words of text with each idiom it holds put as
+// the word a tool would use ("get rid of my note" becomes "delete my
+// note"). The idiom's own words go: "trading" in "what is it trading at"
+// is no request for a tool that trades.
+func saidPlainly(text string) string {
 	words := Words(text)
-	var out []string
-	for i := range words {
-		if w, ok := idiomAt(words, i); ok {
-			out = append(out, w)
+	out := make([]string, 0, len(words))
+	for i := 0; i < len(words); i++ {
+		if meaning, n := idiomAt(words, i); n > 0 {
+			out = append(out, meaning)
+			i += n - 1
+			continue
 		}
+		out = append(out, words[i])
 	}
 	return strings.Join(out, " ")
 }
 
-// idiomAt returns the word for the idiom of two or three words that
-// begins at words[i], the longer first, if there is one.
-func idiomAt(words []string, i int) (string, bool) {
+// idiomAt returns the meaning and length of the idiom of two or three
+// words that begins at words[i], the longer first, or n == 0 if none
+// does.
+func idiomAt(words []string, i int) (meaning string, n int) {
 	for n := 3; n >= 2; n-- {
 		if i+n <= len(words) {
 			if w, ok := idioms[strings.Join(words[i:i+n], " ")]; ok {
-				return w, true
+				return w, n
 			}
 		}
 	}
-	return "", false
+	return "", 0
 }
 
 // synonymWeight discounts a match through the thesaurus against the

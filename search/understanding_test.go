@@ -553,22 +553,22 @@ func TestMultiStepRequestsFindEachStepsTool(t *testing.T) {
 
 func TestIdioms(t *testing.T) {
 	for in, want := range map[string]string{
-		"Get rid of my note called grocery ideas":   "delete",
-		"look up the word, then sum up the article": "search summarize",
-		"how much is it and how many are left":      "price count stats",
-		"pull up story 42 instead of the list":      "open alternative",
-		"Tell me about the Dialog component":        "details info",
-		"Empty out the placeholders on slide 2":     "clear",
-		"Pretty-print the messy HTML":               "format",
-		"What's Apple trading at right now?":        "price",
-		"Hit Enter, then pick a whole number":       "press key integer",
-		"Dig into it step by step, a deep dive":     "research sequential research analysis",
-		"Clean up the messy HTML":                   "clean format",
-		"a rid of get":                              "",
+		"Get rid of my note called grocery ideas":   "delete my note called grocery ideas",
+		"look up the word, then sum up the article": "lookup the word then summarize the article",
+		"how much is it and how many are left":      "price is it and count stats are left",
+		"pull up story 42 instead of the list":      "open story 42 alternative the list",
+		"Tell me about the Dialog component":        "details info the dialog component",
+		"Empty out the placeholders on slide 2":     "clear the placeholders on slide 2",
+		"Pretty-print the messy HTML":               "format the messy html",
+		"What's Apple trading at right now?":        "what s apple price right now",
+		"Hit Enter, then pick a whole number":       "press key then pick a integer",
+		"Dig into it step by step, a deep dive":     "research it sequential step a research analysis",
+		"Clean up the messy HTML":                   "clean format the messy html",
+		"a rid of get":                              "a rid of get",
 		"":                                          "",
 	} {
-		if got := idiomWords(in); got != want {
-			t.Errorf("idiomWords(%q) = %q, want %q", in, got, want)
+		if got := saidPlainly(in); got != want {
+			t.Errorf("saidPlainly(%q) = %q, want %q", in, got, want)
 		}
 	}
 	docs := []Document{
@@ -585,6 +585,15 @@ func TestIdioms(t *testing.T) {
 	}
 	if hits, _ := NewIndex(components).Search(Request{Text: "Tell me about the shadcn/ui Dialog component", Limit: 2}); len(hits) == 0 || hits[0].Doc != 1 {
 		t.Errorf("tell me about a component: %v", hits)
+	}
+	// The idiom's own words are no request: "trading" in "trading at"
+	// asks for a price, not for trading volume.
+	stocks := []Document{
+		{Name: "get_stock_trading_volume", Description: "Get the trading volume of a stock."},
+		{Name: "get_current_stock_price", Description: "Get the current price of a stock."},
+	}
+	if hits, _ := NewIndex(stocks).Search(Request{Text: "What's Apple stock trading at right now?", Limit: 2}); len(hits) == 0 || hits[0].Doc != 1 {
+		t.Errorf("what a stock trades at: %v", hits)
 	}
 }
 
