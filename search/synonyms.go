@@ -144,6 +144,8 @@ var idioms = map[string]string{
 	"dig into":      "research",
 	"deep dive":     "research analysis",
 	"clean up":      "clean format",
+	"right now":     "current",
+	"how long":      "duration",
 }
 
 // saidPlainly returns the words of text with each idiom it holds put as
