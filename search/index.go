@@ -768,14 +768,14 @@ func (ix *Index) parse(text string, required []string) (out []queryTerm, words i
 // English word (english: t is the stem of one, see englishStems) is no
 // other letter in its place: "tower" is no typo of "power", nor "pitch"
 // of "patch". A letter more or less still counts ("numerals" matches
-// "numbering").
+// "numbering"). A number matches only itself: 1500 is no part of 15000.
 func (ix *Index) expand(t string, english bool) []termMatch {
 	var out []termMatch
 	id, exact := ix.vocab[t]
 	if exact {
 		out = append(out, termMatch{id: id, weight: 1})
 	}
-	if len(t) < minFuzzyLen || !isASCIIWord(t) {
+	if len(t) < minFuzzyLen || !isASCIIWord(t) || isDigits(t) {
 		return out
 	}
 	pw := prefixWeight
@@ -921,3 +921,4 @@ func (h *hitHeap) Pop() any {
 	*h = old[:len(old)-1]
 	return x
 }
+

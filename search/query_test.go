@@ -102,6 +102,16 @@ func TestEnglishWordsAreNoTypos(t *testing.T) {
 	}
 }
 
+func TestNumbersMatchOnlyThemselves(t *testing.T) {
+	ix := NewIndex([]Document{{Name: "generate_funnel_chart", Description: "Funnel chart, e.g. 15000 visits, 1200 sign-ups."}})
+	if hits, _ := ix.Search(Request{Text: "1500", Limit: 3}); len(hits) != 0 {
+		t.Errorf("1500 matches 15000: %v", hits)
+	}
+	if hits, _ := ix.Search(Request{Text: "1200", Limit: 3}); len(hits) != 1 {
+		t.Errorf("1200: hits %v, want the funnel chart", hits)
+	}
+}
+
 func TestSiblingsAreNoOtherWords(t *testing.T) {
 	ix := NewIndex([]Document{{Name: "describe_architecture", Description: "Describe a system's architecture."}})
 	if hits, _ := ix.Search(Request{Text: "archive", Limit: 3}); len(hits) != 0 {

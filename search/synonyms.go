@@ -50,7 +50,7 @@ var synonymGroups = []string{
 	"dropdown select",
 	"format prettify beautify",
 	// things
-	"picture image photo photograph pic",
+	"picture image photo photograph pic artwork",
 	"folder directory dir",
 	"spreadsheet workbook excel",
 	"slide slides presentation deck powerpoint",
