@@ -151,7 +151,8 @@ var idioms = map[string]string{
 // saidPlainly returns the words of text with each idiom it holds put as
 // the word a tool would use ("get rid of my note" becomes "delete my
 // note"). The idiom's own words go: "trading" in "what is it trading at"
-// is no request for a tool that trades.
+// is no request for a tool that trades. "Different" before a thing says
+// "unique": "3 different winners" asks for distinct ones, no difference.
 func saidPlainly(text string) string {
 	words := Words(text)
 	out := make([]string, 0, len(words))
@@ -159,6 +160,10 @@ func saidPlainly(text string) string {
 		if meaning, n := idiomAt(words, i); n > 0 {
 			out = append(out, meaning)
 			i += n - 1
+			continue
+		}
+		if words[i] == "different" && i+1 < len(words) && !comparingWords[words[i+1]] {
+			out = append(out, "unique")
 			continue
 		}
 		out = append(out, words[i])
@@ -204,3 +209,7 @@ func buildSynonyms(groups []string) map[string][]string {
 	}
 	return out
 }
+
+// comparingWords are the words after "different" that make it compare
+// ("different from", "different between").
+var comparingWords = wordSet("from between than to with")

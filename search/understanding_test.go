@@ -565,6 +565,9 @@ func TestIdioms(t *testing.T) {
 		"Hit Enter, then pick a whole number":       "press key then pick a integer",
 		"Dig into it step by step, a deep dive":     "research it sequential step a research analysis",
 		"Clean up the messy HTML":                   "clean format the messy html",
+		"Pick 3 different winners from Ann and Ben": "pick 3 unique winners from ann and ben",
+		"What's different between v1 and v2?":       "what s different between v1 and v2",
+		"are they different":                        "are they different",
 		"a rid of get":                              "a rid of get",
 		"":                                          "",
 	} {
@@ -587,6 +590,13 @@ func TestIdioms(t *testing.T) {
 	if hits, _ := NewIndex(components).Search(Request{Text: "Tell me about the shadcn/ui Dialog component", Limit: 2}); len(hits) == 0 || hits[0].Doc != 1 {
 		t.Errorf("tell me about a component: %v", hits)
 	}
+	// Different winners are unique ones, not a comparison.
+	picks := []Document{
+		{Name: "generate_bar_chart", Description: "Generate a bar chart to compare values across different categories."},
+		{Name: "random_sample", Description: "Choose k unique items from population without replacement."},
+	}
+	wantFirst(t, NewIndex(picks), picks, "Pick 3 different winners from Alice, Bob, Carol, Dan and Eve", 1)
+	wantFirst(t, NewIndex(picks), picks, "How is the bar chart different from a pie?", 0)
 	// The idiom's own words are no request: "trading" in "trading at"
 	// asks for a price, not for trading volume.
 	stocks := []Document{
