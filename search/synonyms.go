@@ -106,6 +106,7 @@ var synonymGroups = []string{
 	"vulnerability security cve",
 	"library package module dependency",
 	"terminal shell",
+	"count quantity",
 	"relation relationship link",
 }
 

@@ -420,6 +420,12 @@ func TestSynonymsMatchDiscounted(t *testing.T) {
 	wantFirst(t, NewIndex(graph[:2]), graph[:2], "forget Alice", 1)
 	wantFirst(t, NewIndex(graph), graph, "remove the link between Alice and Acme", 2)
 	wantFirst(t, NewIndex(graph), graph, "in the dropdown, Canada", 3)
+	// How many is a count, and a count a quantity.
+	stock := []Document{
+		{Name: "get_inventory", Description: "Get the quantity of an item in stock."},
+		{Name: "get_weather", Description: "Get the weather forecast for a city."},
+	}
+	wantFirst(t, NewIndex(stock), stock, "how many are left", 0)
 	// The word itself outranks its synonym.
 	hits, _ = ix.Search(Request{Text: "picture", Limit: 4})
 	if len(hits) != 2 || hits[0].Doc != 1 || hits[1].Doc != 2 {
