@@ -29,6 +29,7 @@ var synonymGroups = []string{
 	"run execute launch invoke",
 	"stop terminate kill halt end",
 	"convert transform",
+	"replace swap",
 	"merge combine",
 	"compare comparison diff difference",
 	"summary summarize summarise overview",

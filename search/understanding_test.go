@@ -426,6 +426,12 @@ func TestSynonymsMatchDiscounted(t *testing.T) {
 		{Name: "get_weather", Description: "Get the weather forecast for a city."},
 	}
 	wantFirst(t, NewIndex(stock), stock, "how many are left", 0)
+	// To swap one word for another is to replace it.
+	edits := []Document{
+		{Name: "get_weather", Description: "Get the weather forecast for a city."},
+		{Name: "search_and_replace", Description: "Search for text in a document and replace it."},
+	}
+	wantFirst(t, NewIndex(edits), edits, "swap every Acme Corp for Acme Inc", 1)
 	// The word itself outranks its synonym.
 	hits, _ = ix.Search(Request{Text: "picture", Limit: 4})
 	if len(hits) != 2 || hits[0].Doc != 1 || hits[1].Doc != 2 {
