@@ -51,7 +51,7 @@ var synonymGroups = []string{
 	"dropdown select",
 	"format prettify beautify",
 	// things
-	"picture image photo photograph pic artwork",
+	"picture image photo photograph pic artwork art",
 	"folder directory dir",
 	"spreadsheet workbook excel",
 	"slide slides presentation deck powerpoint",

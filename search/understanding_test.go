@@ -426,6 +426,12 @@ func TestSynonymsMatchDiscounted(t *testing.T) {
 		{Name: "get_weather", Description: "Get the weather forecast for a city."},
 	}
 	wantFirst(t, NewIndex(stock), stock, "how many are left", 0)
+	// A card's art is its image.
+	cards := []Document{
+		{Name: "get_card_by_id", Description: "Get the details of a card by its id."},
+		{Name: "get_card_image", Description: "Get the image of a card by its id."},
+	}
+	wantFirst(t, NewIndex(cards), cards, "Show me the card art for Blue-Eyes White Dragon", 1)
 	// To swap one word for another is to replace it.
 	edits := []Document{
 		{Name: "get_weather", Description: "Get the weather forecast for a city."},
