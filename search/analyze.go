@@ -242,6 +242,26 @@ func init() {
 	}
 }
 
+// framingVerbs, first in a request, frame it: "show me the last 10
+// commits" asks to see the commits, and a tool named for showing
+// (git_show) is no likelier for that, so queries weigh the verb
+// framingVerbWeight there. Measured: "get", "check", "list" and "find"
+// name the job often enough that weighing them less lost first places.
+var framingVerbs = wordSet("show display")
+
+// framingVerbWeight weighs a request's framing verb (see framingVerbs).
+const framingVerbWeight = 0.3
+
+// framingVerb returns the stem of the framing verb text begins with, past
+// its leading words ("can you show me"), or "" if it begins otherwise.
+func framingVerb(text string, stems *stemCache) string {
+	words := Words(text)
+	if i := firstRequestWord(words); i < len(words) && framingVerbs[words[i]] {
+		return stems.stem(words[i])
+	}
+	return ""
+}
+
 // isStopWord reports whether a lower-case word carries no meaning of its
 // own: an English stop word, or what Words leaves of a contraction ("ve"
 // of "I've", "doesn" of "doesn't"), which Snowball's list lacks.

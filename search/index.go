@@ -698,6 +698,7 @@ func (ix *Index) parse(text string, required []string) (out []queryTerm, words i
 	english := englishStems(text, ix.stems)
 	kinds := valueKinds(text)
 	text = withoutNumberRanges(text)
+	framing := framingVerb(text, ix.stems)
 	for _, t := range terms(saidPlainly(text), ix.stems) {
 		if seen[t] || len(out) == maxQueryTerms || requestWords[t] {
 			continue
@@ -708,6 +709,11 @@ func (ix *Index) parse(text string, required []string) (out []queryTerm, words i
 		if lightVerbs[t] {
 			for i := range qt.matches {
 				qt.matches[i].weight *= lightVerbWeight
+			}
+		}
+		if t == framing {
+			for i := range qt.matches {
+				qt.matches[i].weight *= framingVerbWeight
 			}
 		}
 		if len(qt.matches) == 0 && !qt.required {

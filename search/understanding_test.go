@@ -726,3 +726,24 @@ func TestSearchPutsListingToolsBelowForANumberedItem(t *testing.T) {
 	wantFirst(t, ix, docs, "Show the progress of task 3", 1)
 	wantFirst(t, ix, docs, "Show the progress of each task", 0)
 }
+
+func TestFramingVerbs(t *testing.T) {
+	stems := newStemCache()
+	for in, want := range map[string]string{
+		"Show me what's in my Downloads folder": "show",
+		"Can you display the chart":             "display",
+		"List my notes":                         "",
+		"What does git show do":                 "",
+		"":                                      "",
+	} {
+		if got := framingVerb(in, stems); got != want {
+			t.Errorf("framingVerb(%q) = %q, want %q", in, got, want)
+		}
+	}
+	// "Show me" asks to see a folder, not for a tool named for showing.
+	docs := []Document{
+		{Name: "show_config", Description: "Show the configuration of the server."},
+		{Name: "list_directory", Description: "List the files in a folder."},
+	}
+	wantFirst(t, NewIndex(docs), docs, "Show me what's in my Downloads folder", 1)
+}
