@@ -24,7 +24,7 @@ var synonymGroups = []string{
 	"show display view",
 	"delete remove erase forget",
 	"create make generate produce",
-	"edit modify update change alter",
+	"edit modify update change alter rename",
 	"read open load",
 	"run execute launch invoke",
 	"stop terminate kill halt end",

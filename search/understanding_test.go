@@ -432,6 +432,13 @@ func TestSynonymsMatchDiscounted(t *testing.T) {
 		{Name: "get_card_image", Description: "Get the image of a card by its id."},
 	}
 	wantFirst(t, NewIndex(cards), cards, "Show me the card art for Blue-Eyes White Dragon", 1)
+	// To rename a thing is to update it, or to move a file.
+	stems := newStemCache()
+	for _, w := range []string{"update", "move"} {
+		if !slices.Contains(synonymsByStem[stems.stem("rename")], stems.stem(w)) {
+			t.Errorf("rename is no synonym of %s: %v", w, synonymsByStem[stems.stem("rename")])
+		}
+	}
 	// To swap one word for another is to replace it.
 	edits := []Document{
 		{Name: "get_weather", Description: "Get the weather forecast for a city."},
