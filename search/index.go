@@ -768,7 +768,8 @@ func (ix *Index) parse(text string, required []string) (out []queryTerm, words i
 
 // expand lists the index terms a query term matches: itself; longer terms
 // it begins ("repo" matches "repositori"), weighted less when it is itself
-// indexed; and, when it is not indexed, the two indexed words it is made
+// indexed; the noun in -tenance of a verb in -tain (see tenanceNoun); and,
+// when it is not indexed, the two indexed words it is made
 // of ("mindmap"), indexed terms that begin it ("charger" matches "charg"),
 // its siblings (see appendSiblings) and terms one typo away. A typo of an
 // English word (english: t is the stem of one, see englishStems) is no
@@ -796,6 +797,9 @@ func (ix *Index) expand(t string, english bool) []termMatch {
 		if other != t {
 			out = append(out, termMatch{id: ix.byPrefix[i], weight: pw})
 		}
+	}
+	if id, ok := ix.tenanceNoun(t); ok {
+		out = append(out, termMatch{id: id, weight: prefixWeight})
 	}
 	if exact {
 		return out
@@ -834,6 +838,19 @@ func (ix *Index) expand(t string, english bool) []termMatch {
 		}
 	}
 	return out
+}
+
+// tenanceNoun returns the indexed noun a verb in -tain makes with
+// -tenance: English changes the verb's vowel ("maintain", "maintenance";
+// "sustain", "sustenance"), and stems keep the change (maintain,
+// mainten), so "how well maintained is it" found no tool about package
+// maintenance. Only -tenance: "content" is no noun of "contain".
+func (ix *Index) tenanceNoun(t string) (int32, bool) {
+	if !strings.HasSuffix(t, "tain") {
+		return 0, false
+	}
+	id, ok := ix.vocab[t[:len(t)-len("ain")]+"en"]
+	return id, ok
 }
 
 // minSiblingLen is the length from which a query term that is not indexed
