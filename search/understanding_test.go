@@ -587,6 +587,7 @@ func TestIdioms(t *testing.T) {
 		"Pretty-print the messy HTML":               "format the messy html",
 		"What's Apple trading at right now?":        "what s apple price current",
 		"how long is the song":                      "duration is the song",
+		"Tesla's last four balance sheets":          "tesla s last four balance sheet financial statement",
 		"Hit Enter, then pick a whole number":       "press key then pick a integer",
 		"Dig into it step by step, a deep dive":     "research it sequential step a research analysis",
 		"Clean up the messy HTML":                   "clean format the messy html",
@@ -615,6 +616,12 @@ func TestIdioms(t *testing.T) {
 	if hits, _ := NewIndex(components).Search(Request{Text: "Tell me about the shadcn/ui Dialog component", Limit: 2}); len(hits) == 0 || hits[0].Doc != 1 {
 		t.Errorf("tell me about a component: %v", hits)
 	}
+	// A balance sheet is a financial statement.
+	statements := []Document{
+		{Name: "get_financial_statements", Description: "Get the financial statements of a company."},
+		{Name: "excel_read_sheet", Description: "Read a sheet of an Excel workbook."},
+	}
+	wantFirst(t, NewIndex(statements), statements, "Show Microsoft's quarterly balance sheets", 0)
 	// Different winners are unique ones, not a comparison.
 	picks := []Document{
 		{Name: "generate_bar_chart", Description: "Generate a bar chart to compare values across different categories."},
