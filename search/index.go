@@ -693,6 +693,7 @@ func (ix *Index) parse(text string, required []string) (out []queryTerm, words i
 	namesFile = slices.Contains(strings.Fields(locatorKinds), "file")
 	text, quotes := splitQuoted(text)
 	text, searched := splitSearchedFor(text)
+	text, colonContent := splitColonContent(text)
 	text, brandParts := joinBrandWords(text, ix.stems, ix.indexed)
 	places := placeWords(text, ix.stems)
 	english := englishStems(text, ix.stems)
@@ -722,9 +723,10 @@ func (ix *Index) parse(text string, required []string) (out []queryTerm, words i
 		out = append(out, qt)
 	}
 	// Words the query implies, weighted: its words run together, the
-	// names in its paths, URLs and quotes, what those point at, what its
-	// values are, the parts of its brand words, the English gloss of its
-	// Chinese, and last, so that a word said otherwise too counts as that
+	// names in its paths, URLs and quotes, what it searches for, the
+	// content after its colon, what those point at, what its values are,
+	// the parts of its brand words, the English gloss of its Chinese, and
+	// last, so that a word said otherwise too counts as that
 	// ("/root/csv/a.csv"), the directories of its paths. A word counts
 	// once, at its first weight.
 	for _, derived := range []struct {
@@ -735,6 +737,7 @@ func (ix *Index) parse(text string, required []string) (out []queryTerm, words i
 		{locatorPayload, payloadWeight},
 		{quotes, payloadWeight},
 		{searched, payloadWeight},
+		{colonContent, payloadWeight},
 		{locatorKinds, locatorWeight},
 		{kinds, locatorWeight},
 		{brandParts, brandPartWeight},

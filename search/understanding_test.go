@@ -132,6 +132,29 @@ func TestSearchWeighsWhatIsSearchedForLess(t *testing.T) {
 	wantFirst(t, ix, docs, "Find hiking trails near Lyon", 0)
 }
 
+func TestSplitColonContent(t *testing.T) {
+	for in, want := range map[string][2]string{
+		"Draw a flowchart of our refund process: request, review, approve": {"Draw a flowchart of our refund process", "request, review, approve"},
+		"Add to Anna's entry in my memory: she just moved to Denver.":      {"Add to Anna's entry in my memory", "she just moved to Denver."},
+		"I've checked it: approve task 3 in request req-12":                {"I've checked it: approve task 3 in request req-12", ""},
+		"Note: the file is big":                       {"Note: the file is big", ""},
+		"Open https://example.com/a:b in the browser": {"Open https://example.com/a:b in the browser", ""},
+		"Meet at 8:30 tomorrow":                       {"Meet at 8:30 tomorrow", ""},
+		"":                                            {"", ""},
+	} {
+		if rest, content := splitColonContent(in); rest != want[0] || content != want[1] {
+			t.Errorf("splitColonContent(%q) = %q, %q; want %q, %q", in, rest, content, want[0], want[1])
+		}
+	}
+	// What to note is no request for tools named for its words.
+	docs := []Document{
+		{Name: "add_observations", Description: "Add new observations to existing entities in the memory."},
+		{Name: "move_note", Description: "Move a note to a new location."},
+		{Name: "get_weather", Description: "Get the weather forecast for a city."},
+	}
+	wantFirst(t, NewIndex(docs), docs, "Add to Anna's entry in my memory: she moved to a new location in Denver", 0)
+}
+
 func TestWithoutNumberRanges(t *testing.T) {
 	for in, want := range map[string]string{
 		"a random number between 1 and 100":       "a random number between and",

@@ -136,6 +136,33 @@ func splitSearchedFor(text string) (rest, terms string) {
 	return text[:m[2]], text[m[2]:m[3]]
 }
 
+// splitColonContent takes out of a request what follows its colon when
+// that is the content to act on rather than another command: "Draw a
+// flowchart of our refund process: request, review, approve or reject",
+// "Work out my Bazi: born 12 May 1990 at 8am", "Add to Anna's entry: she
+// moved to Denver". What comes before the colon says what to do; the
+// content, like quoted text, says what to do it with, and its words
+// ("request", "approve") are no request for tools named for them. A part
+// after the colon that begins with a verb ("I've checked it: approve
+// task 3") is the command itself, and a request with less than two words
+// before its colon ("Note: ...") says nothing before it; both keep their
+// words. It returns the request without the content, and the content.
+func splitColonContent(text string) (rest, content string) {
+	i := strings.Index(text, ": ")
+	if i < 0 {
+		return text, ""
+	}
+	before, after := text[:i], text[i+len(": "):]
+	if len(strings.Fields(before)) < 2 {
+		return text, ""
+	}
+	words := Words(after)
+	if j := firstRequestWord(words); j < len(words) && (changes(words[j]) || readingWords[words[j]]) {
+		return text, ""
+	}
+	return before, after
+}
+
 // searchedFor matches "search" or "look" with the place searched, one or
 // two words after a determiner ("the web", "my notes", "our shared
 // drive"), and "for" what it searches for, to the end.
