@@ -611,6 +611,7 @@ func TestIdioms(t *testing.T) {
 		"What's Apple trading at right now?":        "what s apple price current",
 		"how long is the song":                      "duration is the song",
 		"How many seconds long is the song?":        "duration seconds long is the song",
+		"Where does 'liability' appear in a.docx":   "where does liability find in a docx",
 		"Tesla's last four balance sheets":          "tesla s last four balance sheet financial statement",
 		"Hit Enter, then pick a whole number":       "press key then pick a integer",
 		"Dig into it step by step, a deep dive":     "research it sequential step a research analysis",
