@@ -772,8 +772,8 @@ func (ix *Index) parse(text string, required []string) (out []queryTerm, words i
 // expand lists the index terms a query term matches: itself; longer terms
 // it begins ("repo" matches "repositori"), weighted less when it is itself
 // indexed; the noun in -tenance of a verb in -tain (see tenanceNoun); and,
-// when it is not indexed, the two indexed words it is made
-// of ("mindmap"), indexed terms that begin it ("charger" matches "charg"),
+// when it is not indexed, the two indexed words it is made of
+// ("mindmap"), indexed terms that begin it ("charger" matches "charg"),
 // its siblings (see appendSiblings) and terms one typo away. A typo of an
 // English word (english: t is the stem of one, see englishStems) is no
 // other letter in its place: "tower" is no typo of "power", nor "pitch"

@@ -96,18 +96,14 @@ var objectPronouns = wordSet("it them")
 // cores rather than four.
 func (ix *Index) searchSteps(req Request, steps []string) ([]Hit, int) {
 	want := req.Offset + req.Limit
-	var (
-		whole    []Hit
-		total    int
-		stepHits = make([][]Hit, len(steps))
-		wg       sync.WaitGroup
-	)
+	stepHits := make([][]Hit, len(steps))
+	var wg sync.WaitGroup
 	for i, step := range steps {
 		wg.Go(func() {
 			stepHits[i], _ = ix.rank(Request{Text: step, Required: req.Required, Allow: req.Allow, Limit: stepFusionDepth}, requestIntent(step), requestEffect(step))
 		})
 	}
-	whole, total = ix.rank(Request{Text: req.Text, Required: req.Required, Allow: req.Allow, Limit: want + stepFusionDepth}, intentUnknown, effectNone)
+	whole, total := ix.rank(Request{Text: req.Text, Required: req.Required, Allow: req.Allow, Limit: want + stepFusionDepth}, intentUnknown, effectNone)
 	wg.Wait()
 	if len(whole) == 0 {
 		return nil, total

@@ -182,14 +182,18 @@ func saidPlainly(text string) string {
 	return strings.Join(out, " ")
 }
 
+// comparingWords are the words after "different" that make it compare
+// ("different from", "different between").
+var comparingWords = wordSet("from between than to with")
+
 // idiomAt returns the meaning and length of the idiom of two or three
 // words that begins at words[i], the longer first, or n == 0 if none
 // does.
 func idiomAt(words []string, i int) (meaning string, n int) {
-	for n := 3; n >= 2; n-- {
-		if i+n <= len(words) {
-			if w, ok := idioms[strings.Join(words[i:i+n], " ")]; ok {
-				return w, n
+	for size := 3; size >= 2; size-- {
+		if i+size <= len(words) {
+			if w, ok := idioms[strings.Join(words[i:i+size], " ")]; ok {
+				return w, size
 			}
 		}
 	}
@@ -220,7 +224,3 @@ func buildSynonyms(groups []string) map[string][]string {
 	}
 	return out
 }
-
-// comparingWords are the words after "different" that make it compare
-// ("different from", "different between").
-var comparingWords = wordSet("from between than to with")
