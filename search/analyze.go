@@ -266,8 +266,14 @@ func framingVerb(text string, stems *stemCache) string {
 // own: an English stop word, or what Words leaves of a contraction ("ve"
 // of "I've", "doesn" of "doesn't"), which Snowball's list lacks.
 func isStopWord(w string) bool {
-	return english.IsStopWord(w) || contractionParts[w]
+	return english.IsStopWord(w) || contractionParts[w] || prepositions[w]
 }
+
+// prepositions are the English prepositions of place and relation that
+// Snowball's list lacks beside its "in", "into" and "through", and that
+// say no more than those: "what's inside /home/joe" asks what is in it
+// (and "inside" stems as "insider" does).
+var prepositions = wordSet("inside within onto upon among amid throughout underneath")
 
 // contractionParts are the parts of English contractions that are not
 // stop words already ("s" and "t" are) and no words of their own. The "d"

@@ -37,6 +37,22 @@ func TestTermsDropContractionParts(t *testing.T) {
 	}
 }
 
+// Prepositions that Snowball's list lacks are stop words as "in" is:
+// "what's inside /home/joe/projects" asks what is in a folder, and
+// "inside" stems as "insider" does.
+func TestPrepositionsAreStopWords(t *testing.T) {
+	if got := terms("what's inside the box, within reach, among friends", newStemCache()); !slices.Equal(got, []string{"box", "reach", "friend"}) {
+		t.Errorf("terms = %q", got)
+	}
+	docs := []Document{
+		{Name: "get_insider_trades", Description: "Get insider trades of a company.", Params: "ticker"},
+		{Name: "list_directory", Description: "List the files and directories in a directory.", Params: "path"},
+	}
+	if hits, _ := NewIndex(docs).Search(Request{Text: "What's inside the /home/joe/projects folder?", Limit: 2}); len(hits) == 0 || hits[0].Doc != 1 {
+		t.Errorf("what's inside a folder: %v", hits)
+	}
+}
+
 // Snowball undoubles the last letter of what "-ed" and "-ing" leave, so
 // "added" and "adding" stemmed to "ad", apart from "add": a tool "for
 // adding text" did not match "add a text box". Words whose stem is
