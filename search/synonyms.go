@@ -115,48 +115,50 @@ var synonymGroups = []string{
 // would use for them: "get rid of my note" asks for a tool that deletes
 // notes. A query is read with its idioms said plainly (see saidPlainly).
 var idioms = map[string]string{
-	"get rid of":       "delete",
-	"look up":          "lookup",
-	"look for":         "search",
-	"pull up":          "open",
-	"instead of":       "alternative",
-	"how much":         "price",
-	"how many":         "count stats",
-	"turn into":        "convert",
-	"take off":         "remove",
-	"set up":           "setup",
-	"go to":            "navigate",
-	"sign in":          "login",
-	"log in":           "login",
-	"write down":       "note",
-	"sum up":           "summarize",
-	"how big":          "size",
-	"how large":        "size",
-	"how far":          "distance",
-	"how old":          "age",
-	"throw away":       "discard",
-	"tell me about":    "details info",
-	"shut down":        "close",
-	"pretty print":     "format",
-	"empty out":        "clear",
-	"trading at":       "price",
-	"whole number":     "integer",
-	"hit enter":        "press key",
-	"step by step":     "sequential step",
-	"dig into":         "research",
-	"deep dive":        "research analysis",
-	"clean up":         "clean format",
-	"right now":        "current",
-	"how long":         "duration",
-	"appear in":        "find in",
-	"appears in":       "find in",
-	"show up in":       "find in",
-	"shows up in":      "find in",
-	"how many seconds": "duration seconds",
-	"how many minutes": "duration minutes",
-	"how many hours":   "duration hours",
-	"balance sheet":    "balance sheet financial statement",
-	"balance sheets":   "balance sheet financial statement",
+	"get rid of":         "delete",
+	"look up":            "lookup",
+	"look for":           "search",
+	"look through":       "search",
+	"pull up":            "open",
+	"instead of":         "alternative",
+	"how much":           "price",
+	"how many":           "count stats",
+	"turn into":          "convert",
+	"take off":           "remove",
+	"set up":             "setup",
+	"go to":              "navigate",
+	"sign in":            "login",
+	"log in":             "login",
+	"write down":         "note",
+	"sum up":             "summarize",
+	"how big":            "size",
+	"how large":          "size",
+	"how far":            "distance",
+	"how old":            "age",
+	"throw away":         "discard",
+	"tell me about":      "details info",
+	"tell me more about": "details info",
+	"shut down":          "close",
+	"pretty print":       "format",
+	"empty out":          "clear",
+	"trading at":         "price",
+	"whole number":       "integer",
+	"hit enter":          "press key",
+	"step by step":       "sequential step",
+	"dig into":           "research",
+	"deep dive":          "research analysis",
+	"clean up":           "clean format",
+	"right now":          "current",
+	"how long":           "duration",
+	"appear in":          "find in",
+	"appears in":         "find in",
+	"show up in":         "find in",
+	"shows up in":        "find in",
+	"how many seconds":   "duration seconds",
+	"how many minutes":   "duration minutes",
+	"how many hours":     "duration hours",
+	"balance sheet":      "balance sheet financial statement",
+	"balance sheets":     "balance sheet financial statement",
 }
 
 // saidPlainly returns the words of text with each idiom it holds put as
@@ -186,11 +188,11 @@ func saidPlainly(text string) string {
 // ("different from", "different between").
 var comparingWords = wordSet("from between than to with")
 
-// idiomAt returns the meaning and length of the idiom of two or three
+// idiomAt returns the meaning and length of the idiom of two to four
 // words that begins at words[i], the longer first, or n == 0 if none
 // does.
 func idiomAt(words []string, i int) (meaning string, n int) {
-	for size := 3; size >= 2; size-- {
+	for size := 4; size >= 2; size-- {
 		if i+size <= len(words) {
 			if w, ok := idioms[strings.Join(words[i:i+size], " ")]; ok {
 				return w, size

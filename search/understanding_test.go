@@ -606,6 +606,8 @@ func TestIdioms(t *testing.T) {
 		"how much is it and how many are left":      "price is it and count stats are left",
 		"pull up story 42 instead of the list":      "open story 42 alternative the list",
 		"Tell me about the Dialog component":        "details info the dialog component",
+		"Tell me more about the 'hero' template":    "details info the hero template",
+		"Look through my graph for Kubernetes":      "search my graph for kubernetes",
 		"Empty out the placeholders on slide 2":     "clear the placeholders on slide 2",
 		"Pretty-print the messy HTML":               "format the messy html",
 		"What's Apple trading at right now?":        "what s apple price current",
