@@ -218,6 +218,8 @@ func TestSplitQuoted(t *testing.T) {
 		"tag it with ‘vacation’ and “Maui”":          {"tag it with and", "vacation Maui"},
 		"add to Anna's entry: she moved to Denver's": {"add to Anna's entry: she moved to Denver's", ""},
 		"an 'unclosed quote":                         {"an 'unclosed quote", ""},
+		`PUT {"status":"done"} to the API`:           {"PUT {:} to the API", "status done"},
+		`send ["a","b"] and name="x"`:                {`send [,] and name=`, "a b x"},
 		"":                                           {"", ""},
 	} {
 		rest, quotes := splitQuoted(in)

@@ -168,6 +168,8 @@ func splitColonContent(text string) (rest, content string) {
 // drive"), and "for" what it searches for, to the end.
 var searchedFor = regexp.MustCompile(`(?i)\b(?:search|searching|look|looking)\s+(?:through\s+|in\s+)?(?:the|my|our|a|an|this|your)\s+\w+(?:\s+\w+)?\s+for\s+(.+)$`)
 
-// quotedSpan matches a span in quotes that opens at the start or after a
-// space or parenthesis, so that the apostrophe of "Anna's" opens none.
-var quotedSpan = regexp.MustCompile(`(^|[\s(])(?:'([^']+)'|"([^"]+)"|‘([^’]+)’|“([^”]+)”)`)
+// quotedSpan matches a span in quotes that opens at the start, after a
+// space or parenthesis, or inside JSON or a key=value pair (after a
+// bracket, brace, colon, comma or "="), so that the apostrophe of
+// "Anna's" opens none.
+var quotedSpan = regexp.MustCompile(`(^|[\s(\[{:,=])(?:'([^']+)'|"([^"]+)"|‘([^’]+)’|“([^”]+)”)`)
