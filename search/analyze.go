@@ -1,6 +1,7 @@
 package search
 
 import (
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -261,6 +262,57 @@ func framingVerb(text string, stems *stemCache) string {
 	}
 	return ""
 }
+
+// clauseVerbs returns the stems of the verbs of text's contact clauses:
+// a clause after a noun with its own subject and no "that" ("the page I
+// have open", "the audio track I just loaded", "the response I'm waiting
+// on") says which thing, and its verb is no request for a tool that does
+// it. The verb is the first word after the subject that is neither a stop
+// word nor an adverb.
+func clauseVerbs(text string, stems *stemCache) map[string]bool {
+	var out map[string]bool
+	for _, part := range clauseBreaks.Split(text, -1) {
+		out = appendClauseVerbs(out, Words(part), stems)
+	}
+	return out
+}
+
+// clauseBreaks end a clause: punctuation but the apostrophe.
+var clauseBreaks = regexp.MustCompile(`[,;:.!?()]+`)
+
+func appendClauseVerbs(out map[string]bool, words []string, stems *stemCache) map[string]bool {
+	for j := 1; j < len(words); j++ {
+		prev := words[j-1]
+		if !clauseSubjects[words[j]] || isStopWord(prev) || askingWords[prev] || j-1 == firstRequestWord(words) {
+			continue
+		}
+		for k := j + 1; k < len(words); k++ {
+			w := words[k]
+			if isStopWord(w) || clauseAdverbs[w] || strings.HasSuffix(w, "ly") {
+				continue
+			}
+			if out == nil {
+				out = make(map[string]bool)
+			}
+			out[stems.stem(w)] = true
+			break
+		}
+	}
+	return out
+}
+
+// clauseSubjects begin a contact clause after a noun; clauseAdverbs may
+// come between the subject and its verb, as may stop words and words in
+// -ly ("I currently have open"), and what Words leaves of "I've", "I'm".
+var (
+	clauseSubjects = wordSet("i you we they")
+	clauseAdverbs  = wordSet("already still just ve ll re m d")
+)
+
+// clauseVerbWeight weighs the verb of a contact clause (see clauseVerbs).
+// Measured on the calibration requests: 0.3 gained fewer first places
+// than 0.2; 0.1 gained no more.
+const clauseVerbWeight = 0.2
 
 // isStopWord reports whether a lower-case word carries no meaning of its
 // own: an English stop word, or what Words leaves of a contraction ("ve"

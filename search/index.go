@@ -700,6 +700,7 @@ func (ix *Index) parse(text string, required []string) (out []queryTerm, words i
 	kinds := valueKinds(text)
 	text = withoutNumberRanges(text)
 	framing := framingVerb(text, ix.stems)
+	describing := clauseVerbs(text, ix.stems)
 	for _, t := range terms(saidPlainly(text), ix.stems) {
 		if seen[t] || len(out) == maxQueryTerms || requestWords[t] {
 			continue
@@ -715,6 +716,11 @@ func (ix *Index) parse(text string, required []string) (out []queryTerm, words i
 		if t == framing {
 			for i := range qt.matches {
 				qt.matches[i].weight *= framingVerbWeight
+			}
+		}
+		if describing[t] {
+			for i := range qt.matches {
+				qt.matches[i].weight *= clauseVerbWeight
 			}
 		}
 		if len(qt.matches) == 0 && !qt.required {

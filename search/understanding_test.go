@@ -2,6 +2,7 @@ package search
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -789,4 +790,31 @@ func TestFramingVerbs(t *testing.T) {
 		{Name: "list_directory", Description: "List the files in a folder."},
 	}
 	wantFirst(t, NewIndex(docs), docs, "Show me what's in my Downloads folder", 1)
+}
+
+// A contact clause's verb says which thing, not what to do: "the audio I
+// just loaded" asks nothing of a tool that loads.
+func TestClauseVerbs(t *testing.T) {
+	for in, want := range map[string][]string{
+		"How many seconds long is the audio I just loaded?":             {"load"},
+		"Click the Sign In button on the page I have open":              {"open"},
+		"Show the response I'm waiting on, then the page you've opened": {"wait", "open"},
+		"Task 2 looks good; I approve it as complete":                   nil,
+		"What should I build on Jinx?":                                  nil,
+		"Can you delete the file I named draft.txt?":                    {"name"},
+		"I want to load a file":                                         nil,
+	} {
+		got := slices.Sorted(maps.Keys(clauseVerbs(in, newStemCache())))
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("clauseVerbs(%q) = %q, want %q", in, got, want)
+		}
+	}
+	docs := []Document{
+		{Name: "open_presentation", Description: "Open an existing PowerPoint presentation."},
+		{Name: "get_presentation_info", Description: "Get information about a presentation."},
+	}
+	if hits, _ := NewIndex(docs).Search(Request{Text: "Show me the details of the presentation I currently have open", Limit: 2}); len(hits) == 0 || hits[0].Doc != 1 {
+		t.Errorf("the presentation I have open: %v", hits)
+	}
 }
