@@ -43,6 +43,9 @@ func valueKinds(text string) string {
 			out = append(out, "integer")
 		}
 	}
+	for _, m := range spanOfUnits.FindAllStringSubmatch(text, -1) {
+		out = append(out, strings.ToLower(m[1])+" range")
+	}
 	switch n := len(date.FindAllStringIndex(text, 2)); {
 	case n == 1:
 		out = append(out, "date")
@@ -71,6 +74,10 @@ var (
 	// second if it has one ("9pm", "5 am", "10%", "20kg"): then they are
 	// times or quantities, not numbers to pick from.
 	numberRange = regexp.MustCompile(`(?i)\bbetween\s+(-?\d+(?:\.\d+)?)\s+and\s+(-?\d+(?:\.\d+)?)(\s*(?:am|pm)\b|%|[a-z]+)?`)
+	// spanOfUnits matches a span of numbered lines, rows, pages, slides
+	// or columns ("lines 10 to 40", "pages 3-5"): a range of them, which
+	// tools that take one call so.
+	spanOfUnits = regexp.MustCompile(`(?i)\b(line|row|page|slide|column)s?\s+\d+\s*(?:-|–|to|through|thru|until)\s*\d+\b`)
 	// date matches a calendar date: year first with dashes or slashes
 	// ("2023-11-15", "2024/03/01"), day and month by number with a year
 	// ("15/11/2023"), or a month by name beside a day ("March 15",
