@@ -400,6 +400,7 @@ type Hit struct {
 type queryTerm struct {
 	required bool
 	place    bool // the query names the place of its action with it
+	state    bool // the query says with it what state a thing is in (see openAsState)
 	matches  []termMatch
 }
 
@@ -436,7 +437,10 @@ type activeTerm struct {
 	// nameWeight is what it adds to the share of a name the query spells
 	// out: its weight, less for a place word (see placeWords).
 	nameWeight float64
-	bits       uint64
+	// nameScale scales its frequency in documents whose name holds it:
+	// less than 1 for a word that says a state (see openAsState).
+	nameScale float64
+	bits      uint64
 	// word is the query word it is scored for: the one it matches with
 	// the greatest weight (the first of those).
 	word int
@@ -503,16 +507,22 @@ func (ix *Index) rank(req Request, asked intent, wanted effect) (hits []Hit, tot
 			if qt.place {
 				nameWeight *= placeNameWeight
 			}
+			nameScale := 1.0
+			if qt.state {
+				nameWeight *= stateNameWeight
+				nameScale = stateNameWeight
+			}
 			if i, ok := where[m.id]; ok {
 				if m.weight > active[i].weight {
 					active[i].weight, active[i].word = m.weight, qi
 				}
 				active[i].nameWeight = max(active[i].nameWeight, nameWeight)
+				active[i].nameScale = max(active[i].nameScale, nameScale)
 				active[i].bits |= bit
 				continue
 			}
 			where[m.id] = len(active)
-			active = append(active, activeTerm{id: m.id, weight: m.weight, nameWeight: nameWeight, bits: bit, word: qi})
+			active = append(active, activeTerm{id: m.id, weight: m.weight, nameWeight: nameWeight, nameScale: nameScale, bits: bit, word: qi})
 		}
 	}
 	byWord := slices.Clone(active)
@@ -604,7 +614,7 @@ func (ix *Index) scoreWord(sc *scratch, terms []activeTerm) {
 			sc.mask[p.doc] |= a.bits
 			tf := float64(p.tf)
 			if tf < 0 {
-				tf = -tf
+				tf = -tf * a.nameScale
 				sc.name[p.doc] += a.nameWeight
 			}
 			s := a.weight * idf * tf * (k1 + 1) / (tf + k1)
@@ -701,13 +711,14 @@ func (ix *Index) parse(text string, required []string) (out []queryTerm, words i
 	text = withoutNumberRanges(text)
 	framing := framingVerb(text, ix.stems)
 	describing := clauseVerbs(text, ix.stems)
+	openState := openAsState(text)
 	for _, t := range terms(saidPlainly(text), ix.stems) {
 		if seen[t] || len(out) == maxQueryTerms || requestWords[t] {
 			continue
 		}
 		seen[t] = true
 		words++
-		qt := queryTerm{required: req[t], place: places[t], matches: ix.withSynonyms(t, ix.expand(t, english[t]))}
+		qt := queryTerm{required: req[t], place: places[t], state: openState && t == "open", matches: ix.withSynonyms(t, ix.expand(t, english[t]))}
 		if lightVerbs[t] {
 			for i := range qt.matches {
 				qt.matches[i].weight *= lightVerbWeight
@@ -716,6 +727,11 @@ func (ix *Index) parse(text string, required []string) (out []queryTerm, words i
 		if t == framing {
 			for i := range qt.matches {
 				qt.matches[i].weight *= framingVerbWeight
+			}
+		}
+		if qt.state {
+			for i := range qt.matches {
+				qt.matches[i].weight *= stateWeight
 			}
 		}
 		if describing[t] {

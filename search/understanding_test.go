@@ -821,3 +821,26 @@ func TestClauseVerbs(t *testing.T) {
 		t.Errorf("the presentation I have open: %v", hits)
 	}
 }
+
+// "Open" that says a state matches tools named for opening much less:
+// "which presentations do I have open" lists them.
+func TestOpenAsState(t *testing.T) {
+	for in, want := range map[string]bool{
+		"Which presentations do I currently have open?": true,
+		"Run a script on the open page":                 true,
+		"How many slides does my open deck have?":       true,
+		"Open the page at example.com":                  false,
+		"Can you open my deck?":                         false,
+	} {
+		if got := openAsState(in); got != want {
+			t.Errorf("openAsState(%q) = %v, want %v", in, got, want)
+		}
+	}
+	docs := []Document{
+		{Name: "open_presentation", Description: "Open an existing PowerPoint presentation."},
+		{Name: "list_presentations", Description: "List the presentations currently open."},
+	}
+	if hits, _ := NewIndex(docs).Search(Request{Text: "Which presentations do I currently have open?", Limit: 2}); len(hits) == 0 || hits[0].Doc != 1 {
+		t.Errorf("presentations I have open: %v", hits)
+	}
+}
