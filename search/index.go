@@ -702,6 +702,8 @@ func (ix *Index) parse(text string, required []string) (out []queryTerm, words i
 	text, locatorKinds, locatorPayload, locatorDirs := splitLocators(text)
 	namesFile = slices.Contains(strings.Fields(locatorKinds), "file")
 	text, quotes := splitQuoted(text)
+	text, idents := splitIdentifiers(text)
+	quotes += " " + idents
 	text, searched := splitSearchedFor(text)
 	text, colonContent := splitColonContent(text)
 	text, brandParts := joinBrandWords(text, ix.stems, ix.indexed)
@@ -745,8 +747,8 @@ func (ix *Index) parse(text string, required []string) (out []queryTerm, words i
 		out = append(out, qt)
 	}
 	// Words the query implies, weighted: its words run together, the
-	// names in its paths, URLs and quotes, what it searches for, the
-	// content after its colon, what those point at, what its values are,
+	// names in its paths, URLs, quotes and snake_case identifiers, what
+	// it searches for, the content after its colon, what those point at, what its values are,
 	// the parts of its brand words, the English gloss of its Chinese, and
 	// last, so that a word said otherwise too counts as that
 	// ("/root/csv/a.csv"), the directories of its paths. A word counts

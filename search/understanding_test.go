@@ -214,6 +214,20 @@ func TestValueKinds(t *testing.T) {
 	}
 }
 
+func TestSplitIdentifiers(t *testing.T) {
+	type split struct{ rest, idents string }
+	for in, want := range map[string]split{
+		"What does the text_with_image slide template contain?": {"What does the slide template contain?", "text_with_image"},
+		"copy rows from sales_2024 to Q3_totals":                {"copy rows from to", "sales_2024 Q3_totals"},
+		"a _private or trailing_ word, and snake case":          {"a _private or trailing_ word, and snake case", ""},
+	} {
+		rest, idents := splitIdentifiers(in)
+		if got := (split{strings.Join(strings.Fields(rest), " "), idents}); got != want {
+			t.Errorf("splitIdentifiers(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 func TestSplitQuoted(t *testing.T) {
 	type split struct{ rest, quotes string }
 	for in, want := range map[string]split{

@@ -180,3 +180,23 @@ var searchedFor = regexp.MustCompile(`(?i)\b(?:search|searching|look|looking)\s+
 // bracket, brace, colon, comma or "="), so that the apostrophe of
 // "Anna's" opens none.
 var quotedSpan = regexp.MustCompile(`(^|[\s(\[{:,=])(?:'([^']+)'|"([^"]+)"|‘([^’]+)’|“([^”]+)”)`)
+
+// splitIdentifiers takes the snake_case identifiers out of a request: a
+// template, table or key named so ("the text_with_image template") is
+// what to act on, as quoted text is. It returns the request without them
+// and their text.
+func splitIdentifiers(text string) (rest, idents string) {
+	if !strings.Contains(text, "_") {
+		return text, ""
+	}
+	var found []string
+	rest = snakeCase.ReplaceAllStringFunc(text, func(m string) string {
+		found = append(found, m)
+		return " "
+	})
+	return rest, strings.Join(found, " ")
+}
+
+// snakeCase matches a word of letters and digits joined by underscores,
+// with a letter first.
+var snakeCase = regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b`)
