@@ -109,6 +109,7 @@ var synonymGroups = []string{
 	"terminal shell",
 	"count quantity",
 	"relation relationship link",
+	"integer int",
 }
 
 // idioms are phrasal verbs and set phrases of requests, as the word a tool
