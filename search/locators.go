@@ -24,10 +24,10 @@ import (
 //     gives "url" and "youtube watch v x";
 //   - an element's id as a CSS selector ("#login-btn") is a "selector", as
 //     browser tools call the parameter that takes one;
-//   - three files or more are also "multiple": a request that names them
-//     all acts on them together ("read main.py, utils.py and config.json",
-//     "merge a.pdf, b.pdf and c.pdf"), where two are as often a source and
-//     a target ("rename a.txt to b.txt").
+//   - two files or more are also "multiple": a request that names them
+//     acts on them together ("read main.py and config.json", "merge a.pdf,
+//     b.pdf and c.pdf"), unless it names two as a source and a target
+//     ("rename a.txt to b.txt", "convert a.docx into b.pdf").
 //
 // Dirs say still less of the job than the payload: "/home/sam/projects/
 // blog/assets" is no request for a tool about projects.
@@ -44,11 +44,17 @@ func splitLocators(text string) (rest, kinds, payload, dirs string) {
 	}
 	var kept, kindWords, payloadWords, dirWords []string
 	files := 0 // locators that name a file
+	// targeted: a file follows "to", "into" or "as" after another file
+	// ("rename a.txt to b.txt", "convert a.docx into b.pdf").
+	targeted := false
 	prev := ""
 	for _, tok := range strings.Fields(text) {
 		if loc, ok := describeLocator(tok); ok {
 			if strings.HasPrefix(loc.kinds, "file ") {
 				files++
+				if files > 1 && targetWords[strings.ToLower(prev)] {
+					targeted = true
+				}
 			}
 			if loc.kinds == "path" && containingWords[strings.ToLower(prev)] {
 				loc.payload += " directory"
@@ -66,7 +72,7 @@ func splitLocators(text string) (rest, kinds, payload, dirs string) {
 	if len(kindWords) == 0 {
 		return text, "", "", ""
 	}
-	if files >= minFilesForMultiple {
+	if files >= minFilesForMultiple && !(files == 2 && targeted) {
 		kindWords = append(kindWords, "multiple")
 	}
 	return strings.Join(kept, " "), strings.Join(kindWords, " "), strings.Join(payloadWords, " "), strings.Join(dirWords, " ")
@@ -74,7 +80,10 @@ func splitLocators(text string) (rest, kinds, payload, dirs string) {
 
 // minFilesForMultiple is how many files a request names to be one about
 // multiple files (see splitLocators).
-const minFilesForMultiple = 3
+const minFilesForMultiple = 2
+
+// targetWords put a file as the target of an action on another.
+var targetWords = wordSet("to into as onto")
 
 // A locator is a URL or file path described: kinds are the words for
 // what it points at, payload the words that name it (see splitLocators).

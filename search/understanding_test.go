@@ -30,6 +30,8 @@ func TestSplitLocators(t *testing.T) {
 		"C:\\Users\\me\\q3.xlsx":                     {"", "file excel spreadsheet xlsx", "q3", "C:\\Users\\me"},
 		"rename a.txt to b.txt":                      {"rename to", "file text txt file text txt", "a b", ""},
 		"read a.py, b.md and c.json":                 {"read and", "file python code py file markdown md file json json multiple", "a b c", ""},
+		"read a.py and b.md":                         {"read and", "file python code py file markdown md multiple", "a b", ""},
+		"convert a.md into b.md":                     {"convert into", "file markdown md file markdown md", "a b", ""},
 		"U.S. and 2.13.4 and v1.2.in":                {"U.S. and 2.13.4 and v1.2.in", "", "", ""},
 		"version 2.13.4 of jackson e.g. this":        {"version 2.13.4 of jackson e.g. this", "", "", ""},
 		"and/or either/or":                           {"and/or either/or", "", "", ""},
@@ -76,7 +78,7 @@ func TestSearchReadsAPathThingsAreInAsADirectory(t *testing.T) {
 	wantFirst(t, ix, docs, "What is inside /Users/sam/Downloads?", 1)
 }
 
-func TestSearchReadsThreeFilesAsMultiple(t *testing.T) {
+func TestSearchReadsTwoFilesAsMultiple(t *testing.T) {
 	docs := []Document{
 		{Name: "read_file", Description: "Read the complete contents of a file from the file system."},
 		{Name: "read_multiple_files", Description: "Read the contents of multiple files simultaneously."},
@@ -84,6 +86,7 @@ func TestSearchReadsThreeFilesAsMultiple(t *testing.T) {
 	}
 	ix := NewIndex(docs)
 	wantFirst(t, ix, docs, "show me notes1.txt, notes2.txt and notes3.txt", 1)
+	wantFirst(t, ix, docs, "show me notes1.txt and notes2.txt", 1)
 	wantFirst(t, ix, docs, "show me notes1.txt", 0)
 }
 
