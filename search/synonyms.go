@@ -144,6 +144,7 @@ var idioms = map[string]string{
 	"empty out":          "clear",
 	"trading at":         "price",
 	"trade at":           "price",
+	"at once":            "simultaneously",
 	"trades at":          "price",
 	"traded at":          "price",
 	"close at":           "closing price",

@@ -635,6 +635,7 @@ func TestIdioms(t *testing.T) {
 		"Pretty-print the messy HTML":               "format the messy html",
 		"What's Apple trading at right now?":        "what s apple price current",
 		"What did AAPL close at, and trade at?":     "what did aapl closing price and price",
+		"read both at once":                         "read both simultaneously",
 		"how long is the song":                      "duration is the song",
 		"How many seconds long is the song?":        "duration seconds long is the song",
 		"Where does 'liability' appear in a.docx":   "where does liability find in a docx",
