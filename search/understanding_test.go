@@ -624,30 +624,31 @@ func TestMultiStepRequestsFindEachStepsTool(t *testing.T) {
 
 func TestIdioms(t *testing.T) {
 	for in, want := range map[string]string{
-		"Get rid of my note called grocery ideas":   "delete my note called grocery ideas",
-		"look up the word, then sum up the article": "lookup the word then summarize the article",
-		"how much is it and how many are left":      "price is it and count stats are left",
-		"pull up story 42 instead of the list":      "open story 42 alternative the list",
-		"Tell me about the Dialog component":        "details info the dialog component",
-		"Tell me more about the 'hero' template":    "details info the hero template",
-		"Look through my graph for Kubernetes":      "search my graph for kubernetes",
-		"Empty out the placeholders on slide 2":     "clear the placeholders on slide 2",
-		"Pretty-print the messy HTML":               "format the messy html",
-		"What's Apple trading at right now?":        "what s apple price current",
-		"What did AAPL close at, and trade at?":     "what did aapl closing price and price",
-		"read both at once":                         "read both simultaneously",
-		"how long is the song":                      "duration is the song",
-		"How many seconds long is the song?":        "duration seconds long is the song",
-		"Where does 'liability' appear in a.docx":   "where does liability find in a docx",
-		"Tesla's last four balance sheets":          "tesla s last four balance sheet financial statement",
-		"Hit Enter, then pick a whole number":       "press key then pick a integer",
-		"Dig into it step by step, a deep dive":     "research it sequential step a research analysis",
-		"Clean up the messy HTML":                   "clean format the messy html",
-		"Pick 3 different winners from Ann and Ben": "pick 3 unique winners from ann and ben",
-		"What's different between v1 and v2?":       "what s different between v1 and v2",
-		"are they different":                        "are they different",
-		"a rid of get":                              "a rid of get",
-		"":                                          "",
+		"Get rid of my note called grocery ideas":    "delete my note called grocery ideas",
+		"look up the word, then sum up the article":  "lookup the word then summarize the article",
+		"how much is it and how many are left":       "price is it and count stats are left",
+		"pull up story 42 instead of the list":       "open story 42 alternative the list",
+		"Tell me about the Dialog component":         "details info the dialog component",
+		"Tell me more about the 'hero' template":     "details info the hero template",
+		"Look through my graph for Kubernetes":       "search my graph for kubernetes",
+		"Empty out the placeholders on slide 2":      "clear the placeholders on slide 2",
+		"Pretty-print the messy HTML":                "format the messy html",
+		"What's Apple trading at right now?":         "what s apple price current",
+		"What did AAPL close at, and trade at?":      "what did aapl closing price and price",
+		"read both at once":                          "read both simultaneously",
+		"Is there a date picker? Anything for maps?": "search date picker search maps",
+		"how long is the song":                       "duration is the song",
+		"How many seconds long is the song?":         "duration seconds long is the song",
+		"Where does 'liability' appear in a.docx":    "where does liability find in a docx",
+		"Tesla's last four balance sheets":           "tesla s last four balance sheet financial statement",
+		"Hit Enter, then pick a whole number":        "press key then pick a integer",
+		"Dig into it step by step, a deep dive":      "research it sequential step a research analysis",
+		"Clean up the messy HTML":                    "clean format the messy html",
+		"Pick 3 different winners from Ann and Ben":  "pick 3 unique winners from ann and ben",
+		"What's different between v1 and v2?":        "what s different between v1 and v2",
+		"are they different":                         "are they different",
+		"a rid of get":                               "a rid of get",
+		"":                                           "",
 	} {
 		if got := saidPlainly(in); got != want {
 			t.Errorf("saidPlainly(%q) = %q, want %q", in, got, want)
@@ -668,6 +669,9 @@ func TestIdioms(t *testing.T) {
 	if hits, _ := NewIndex(components).Search(Request{Text: "Tell me about the shadcn/ui Dialog component", Limit: 2}); len(hits) == 0 || hits[0].Doc != 1 {
 		t.Errorf("tell me about a component: %v", hits)
 	}
+	// Asking whether there is one is searching for it.
+	components = append(components, Document{Name: "search_components", Description: "Search for shadcn/ui components by keyword.", Params: "query"})
+	wantFirst(t, NewIndex(components), components, "Are there any shadcn/ui components for picking dates?", 2)
 	// A balance sheet is a financial statement.
 	statements := []Document{
 		{Name: "get_financial_statements", Description: "Get the financial statements of a company."},
