@@ -706,6 +706,8 @@ func (ix *Index) parse(text string, required []string) (out []queryTerm, words i
 	quotes += " " + idents
 	text, searched := splitSearchedFor(text)
 	text, colonContent := splitColonContent(text)
+	text, journey := splitJourneyEnds(text)
+	colonContent += " " + journey
 	text, brandParts := joinBrandWords(text, ix.stems, ix.indexed)
 	places := placeWords(text, ix.stems)
 	english := englishStems(text, ix.stems)
@@ -748,7 +750,8 @@ func (ix *Index) parse(text string, required []string) (out []queryTerm, words i
 	}
 	// Words the query implies, weighted: its words run together, the
 	// names in its paths, URLs, quotes and snake_case identifiers, what
-	// it searches for, the content after its colon, what those point at, what its values are,
+	// it searches for, the content after its colon and the ends of a
+	// journey, what those point at, what its values are,
 	// the parts of its brand words, the English gloss of its Chinese, and
 	// last, so that a word said otherwise too counts as that
 	// ("/root/csv/a.csv"), the directories of its paths. A word counts

@@ -231,6 +231,31 @@ func TestSplitIdentifiers(t *testing.T) {
 	}
 }
 
+func TestSplitJourneyEnds(t *testing.T) {
+	type split struct{ rest, ends string }
+	for in, want := range map[string]split{
+		"get directions from the station to the museum":               {"get directions from the to the", "station museum"},
+		"Driving directions from Times Square to JFK Airport, please": {"Driving directions from to , please", "Times Square JFK Airport"},
+		"How far is it from Paris to Lyon by train?":                  {"How far is it from to by train?", "Paris Lyon"},
+		"Convert this from Markdown to HTML":                          {"Convert this from Markdown to HTML", ""},
+		"Get Amazon's daily stock prices from January 1 to March 31":  {"Get Amazon's daily stock prices from January 1 to March 31", ""},
+		"a walking route": {"a walking route", ""},
+	} {
+		rest, ends := splitJourneyEnds(in)
+		if got := (split{strings.Join(strings.Fields(rest), " "), ends}); got != want {
+			t.Errorf("splitJourneyEnds(%q) = %q, want %q", in, got, want)
+		}
+	}
+	docs := []Document{
+		{Name: "get_route_directions", Description: "Calculate detailed route directions between two geographic points.", Params: "from_latitude from_longitude to_latitude to_longitude mode", Domain: "osm"},
+		{Name: "get-museum-object", Description: "Get a museum object by its ID, from the Metropolitan Museum of Art Collection", Params: "objectId", Domain: "met-museum"},
+		{Name: "search-museum-objects", Description: "Search for objects in the Metropolitan Museum of Art.", Params: "q", Domain: "met-museum"},
+		{Name: "get-train-route-stations", Description: "Get the stations of a train's route.", Params: "trainNo fromStationTelecode toStationTelecode", Domain: "12306"},
+		{Name: "get-station-code-by-names", Description: "Get the code of a station by its name.", Params: "stationNames", Domain: "12306"},
+	}
+	wantFirst(t, NewIndex(docs), docs, "get directions from the station to the museum", 0)
+}
+
 func TestSplitQuoted(t *testing.T) {
 	type split struct{ rest, quotes string }
 	for in, want := range map[string]split{

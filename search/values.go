@@ -200,3 +200,22 @@ func splitIdentifiers(text string) (rest, idents string) {
 // snakeCase matches a word of letters and digits joined by underscores,
 // with a letter first.
 var snakeCase = regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b`)
+
+// splitJourneyEnds takes out of a request for a way somewhere the ends of
+// the journey ("directions from the station to the museum"): places, which
+// say where, not what to do, as quoted text does. A request with no word
+// of travel keeps them: "from" and "to" of a conversion or a copy say
+// what it converts ("from Markdown to HTML").
+func splitJourneyEnds(text string) (rest, ends string) {
+	m := journeyEnds.FindStringSubmatchIndex(text)
+	if m == nil || !travelWord.MatchString(text[:m[0]]) {
+		return text, ""
+	}
+	ends = text[m[2]:m[3]] + " " + text[m[4]:m[5]]
+	return text[:m[2]] + text[m[3]:m[4]] + text[m[5]:], ends
+}
+
+var (
+	journeyEnds = regexp.MustCompile(`(?i)\bfrom\s+(?:the\s+|my\s+|our\s+)?([^,.?!;]{1,40}?)\s+to\s+(?:the\s+|my\s+|our\s+)?([^,.?!;]{1,40}?)(?:$|[,.?!;]|\s+(?:and|then|by|via|on|in|at|for|using|with|please|tomorrow|today|tonight)\b)`)
+	travelWord  = regexp.MustCompile(`(?i)\b(?:directions?|route|routes|way|drive|driving|walk|walking|cycle|cycling|bike|travel|trip|commute|distance|far|train|trains|flight|flights|bus|ride)\b`)
+)
