@@ -96,6 +96,7 @@ var synonymGroups = []string{
 	"team squad lineup roster",
 	"history log",
 	"structure tree hierarchy outline",
+	"tree nested hierarchical",
 	"task todo",
 	"coordinates latitude longitude geocode",
 	"earnings income profit revenue",
