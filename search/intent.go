@@ -162,7 +162,14 @@ func unprefixed(w string) string {
 func requestIntent(text string) intent {
 	words := Words(text)
 	if i := firstRequestWord(words); i < len(words) {
-		switch w := words[i]; {
+		w := words[i]
+		if meaning, n := idiomAt(words, i); n > 0 && !askingWords[w] {
+			// "get rid of" asks for a change, "send a GET request" for
+			// neither: what the idiom means says, but for a question
+			// ("how big is it").
+			w, _, _ = strings.Cut(meaning, " ")
+		}
+		switch {
 		case askingWords[w]:
 			return intentRead
 		case changes(w):

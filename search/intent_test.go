@@ -17,13 +17,16 @@ func TestRequestIntent(t *testing.T) {
 		"Pick 'Canada' from the country dropdown":   intentChange,
 		"Unstage everything I added":                intentChange,
 		"Rerun the failed build":                    intentChange,
-		"Unread mail":                               intentUnknown,
-		"Check whether deck.pptx exists":            intentRead,
-		"Bitcoin price":                             intentUnknown,
-		"find flights from Paris to Rome":           intentUnknown,
-		"":                                          intentUnknown,
-		"please":                                    intentUnknown,
-		"八字 of a boy born on August 8, 2008":        intentUnknown,
+		"Get rid of the draft note":                 intentChange,
+		"Send a GET request to https://x.io/users":  intentUnknown,
+		"How big is report.pptx, and does it exist": intentRead,
+		"Unread mail":                        intentUnknown,
+		"Check whether deck.pptx exists":     intentRead,
+		"Bitcoin price":                      intentUnknown,
+		"find flights from Paris to Rome":    intentUnknown,
+		"":                                   intentUnknown,
+		"please":                             intentUnknown,
+		"八字 of a boy born on August 8, 2008": intentUnknown,
 	} {
 		if got := requestIntent(text); got != want {
 			t.Errorf("requestIntent(%q) = %d, want %d", text, got, want)
