@@ -662,6 +662,7 @@ func TestIdioms(t *testing.T) {
 		"What did AAPL close at, and trade at?":      "what did aapl closing price and price",
 		"read both at once":                          "read both simultaneously",
 		"Send a GET request, then a POST request":    "http get request then a http post request",
+		"Send a PATCH to the API":                    "http patch request to the api",
 		"Is there a date picker? Anything for maps?": "search date picker search maps",
 		"how long is the song":                       "duration is the song",
 		"How many seconds long is the song?":         "duration seconds long is the song",
