@@ -549,6 +549,7 @@ func (ix *Index) rank(req Request, asked intent, wanted effect) (hits []Hit, tot
 	// The request names what it acts on: a file or a numbered item.
 	namesOne := namesFile || len(items) > 0
 	placed := placedItems(req.Text, items, ix.stems)
+	order := conversionOrder(req.Text, ix.stems)
 	h := &hitHeap{}
 	want := req.Offset + req.Limit
 	keep := want
@@ -580,6 +581,9 @@ func (ix *Index) rank(req Request, asked intent, wanted effect) (hits []Hit, tot
 		}
 		if ix.takesItem(d, placed) {
 			s *= 1 + itemParameterBonus
+		}
+		if order != nil && ix.convertsBackwards(d, order) {
+			s *= 1 - backwardsPenalty
 		}
 		if keep <= 0 {
 			continue

@@ -894,3 +894,22 @@ func TestOpenAsState(t *testing.T) {
 		t.Errorf("presentations I have open: %v", hits)
 	}
 }
+
+// A converter named the other way round from the request does its
+// opposite.
+func TestSearchConvertersRunOneWay(t *testing.T) {
+	docs := []Document{
+		{Name: "html_to_markdown", Description: "Convert HTML to Markdown."},
+		{Name: "format_convert", Description: "Convert text between formats such as Markdown, HTML and plain text."},
+	}
+	ix := NewIndex(docs)
+	wantFirst(t, ix, docs, "Convert this Markdown snippet into HTML", 1)
+	wantFirst(t, ix, docs, "Convert this HTML page into Markdown", 0)
+	order := conversionOrder("turn Markdown into HTML", newStemCache())
+	if !ix.convertsBackwards(0, order) || ix.convertsBackwards(1, order) {
+		t.Errorf("convertsBackwards with %v: html_to_markdown %v, format_convert %v", order, ix.convertsBackwards(0, order), ix.convertsBackwards(1, order))
+	}
+	if conversionOrder("show Markdown and HTML", newStemCache()) != nil {
+		t.Error("a request with no 'to' has a conversion order")
+	}
+}
