@@ -1,8 +1,8 @@
 package search
 
 import (
-	"slices"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 

@@ -49,8 +49,9 @@ func lexical(ix *Index) *Index {
 	return &Index{
 		n: ix.n, stems: ix.stems, vocab: ix.vocab, terms: ix.terms, byPrefix: ix.byPrefix,
 		deletes: ix.deletes, postings: ix.postings, domainPostings: ix.domainPostings,
-		docNameLen: ix.docNameLen, docIntent: ix.docIntent, docDomain: ix.docDomain, domainsByTerm: ix.domainsByTerm,
-		numDomains: ix.numDomains,
+		docNameLen: ix.docNameLen, docNameWords: ix.docNameWords, docParamWords: ix.docParamWords,
+		docIntent: ix.docIntent, docEffect: ix.docEffect, docLists: ix.docLists, docMakes: ix.docMakes,
+		docDomain: ix.docDomain, domainsByTerm: ix.domainsByTerm, numDomains: ix.numDomains,
 	}
 }
 
