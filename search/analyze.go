@@ -112,8 +112,19 @@ func (ix *Index) joinedWords(text string) string {
 			out = append(out, t)
 		}
 	}
+	// A name of three capitalised words is also written with the first
+	// two as initials: "New York Times" as "nytimes".
+	for _, m := range threeWordName.FindAllStringSubmatch(text, -1) {
+		if t := ix.stems.stem(strings.ToLower(m[1] + m[2] + m[3])); ix.indexed(t) {
+			out = append(out, t)
+		}
+	}
 	return strings.Join(out, " ")
 }
+
+// threeWordName matches three capitalised words in a row, capturing the
+// first two's initials and the third.
+var threeWordName = regexp.MustCompile(`\b([A-Z])[a-z]+\s+([A-Z])[a-z]+\s+([A-Z][a-z]+)\b`)
 
 // isBrandWord reports whether tok is letters only, with a lower case
 // letter and an upper case one after its first letter ("YouTube",

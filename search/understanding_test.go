@@ -368,6 +368,16 @@ func TestSearchJoinsWordsToolNamesRunTogether(t *testing.T) {
 		t.Errorf("joinedWords = %q, want %q", got, "thepap 36kr")
 	}
 	wantFirst(t, ix, docs, "What's trending on The Paper news right now?", 2)
+	// A name of three words runs together with two initials.
+	news := []Document{
+		{Name: "get-nytimes-news", Description: "获取纽约时报新闻", Domain: "trends"},
+		{Name: "get_current_time", Description: "Get the current time in a timezone.", Domain: "time"},
+	}
+	nix := NewIndex(news)
+	if got := nix.joinedWords("the New York Times, at New York time"); got != "nytim" {
+		t.Errorf("joinedWords = %q, want %q", got, "nytim")
+	}
+	wantFirst(t, nix, news, "Show me the New York Times world news", 0)
 }
 
 // TestSearchTakesBrandWordsWhole checks that "GitHub" in a request is
