@@ -12,8 +12,9 @@ package search
 // A place says where, and tools are named for what they do and to what:
 // "bold the first words of paragraph 2" asks for format_text more than
 // for add_paragraph, whose name it half spells. Place words count less
-// towards the share of a name the query spells out (see placeNameWeight);
-// they count in full everywhere else.
+// towards the share of a name the query spells out and in tools' names
+// (see placeNameWeight and placeNameScale); they count in full everywhere
+// else.
 func placeWords(text string, stems *stemCache) map[string]bool {
 	words := Words(text)
 	places := make(map[string]bool)
