@@ -354,17 +354,20 @@ const (
 const clauseVerbWeight = 0.2
 
 // isStopWord reports whether a lower-case word carries no meaning of its
-// own: an English stop word, or what Words leaves of a contraction ("ve"
-// of "I've", "doesn" of "doesn't"), which Snowball's list lacks.
+// own: an English stop word, a function word Snowball's list lacks (see
+// functionWords), or what Words leaves of a contraction ("ve" of "I've",
+// "doesn" of "doesn't").
 func isStopWord(w string) bool {
-	return english.IsStopWord(w) || contractionParts[w] || prepositions[w]
+	return english.IsStopWord(w) || contractionParts[w] || functionWords[w]
 }
 
-// prepositions are the English prepositions of place and relation that
-// Snowball's list lacks beside its "in", "into" and "through", and that
-// say no more than those: "what's inside /home/joe" asks what is in it
-// (and "inside" stems as "insider" does).
-var prepositions = wordSet("inside within onto upon among amid throughout underneath")
+// functionWords are English words of no topic that Snowball's list
+// lacks: prepositions of place and relation beside its "in", "into" and
+// "through", which say no more than those ("what's inside /home/joe" asks
+// what is in it, and "inside" stems as "insider" does), and indefinite
+// pronouns ("forget everything about John").
+var functionWords = wordSet(`inside within onto upon among amid throughout underneath
+	everything anything something nothing everyone anyone someone everybody anybody somebody nobody`)
 
 // contractionParts are the parts of English contractions that are not
 // stop words already ("s" and "t" are) and no words of their own. The "d"
