@@ -292,11 +292,13 @@ func clauseVerbs(text string, stems *stemCache) map[string]bool {
 // clauseBreaks end a clause: punctuation but the apostrophe.
 var clauseBreaks = regexp.MustCompile(`[,;:.!?()]+`)
 
+// appendClauseVerbs adds to out the stems of the verbs of the contact
+// clauses in one clause's words (see clauseVerbs), making out if need be.
 func appendClauseVerbs(out map[string]bool, words []string, stems *stemCache) map[string]bool {
+	first := firstRequestWord(words)
 	for j := 1; j < len(words); j++ {
-
 		prev := words[j-1]
-		if !clauseSubjects[words[j]] || isStopWord(prev) || askingWords[prev] || j-1 == firstRequestWord(words) {
+		if !clauseSubjects[words[j]] || isStopWord(prev) || askingWords[prev] || j-1 == first {
 			continue
 		}
 		for k := j + 1; k < len(words); k++ {
@@ -337,6 +339,7 @@ func openAsState(text string) bool {
 	return false
 }
 
+// openStateCues are the words before "open" that make it a state.
 var openStateCues = wordSet("currently still already now have has had is are was were my your our the this that these those an all any")
 
 const (
@@ -408,6 +411,9 @@ func conversionOrder(text string, stems *stemCache) map[string]int {
 // name's words) where the request names b first and then, after "to",
 // "into" or "as", a.
 func (ix *Index) convertsBackwards(d int32, order map[string]int) bool {
+	if !strings.Contains(ix.docNameWords[d], " to ") {
+		return false // most names, and no allocation for them
+	}
 	name := strings.Fields(ix.docNameWords[d])
 	k := slices.Index(name, "to")
 	if k < 1 || k+1 >= len(name) {

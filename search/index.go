@@ -714,11 +714,9 @@ func (ix *Index) parse(text string, required []string) (out []queryTerm, words i
 	namesFile = slices.Contains(strings.Fields(locatorKinds), "file")
 	text, quotes := splitQuoted(text)
 	text, idents := splitIdentifiers(text)
-	quotes += " " + idents
 	text, searched := splitSearchedFor(text)
 	text, colonContent := splitColonContent(text)
-	text, journey := splitJourneyEnds(text)
-	colonContent += " " + journey
+	text, journeyEnds := splitJourneyEnds(text)
 	text, brandParts := joinBrandWords(text, ix.stems, ix.indexed)
 	places := placeWords(text, ix.stems)
 	english := englishStems(text, ix.stems)
@@ -774,8 +772,10 @@ func (ix *Index) parse(text string, required []string) (out []queryTerm, words i
 		{ix.joinedWords(text), compoundWeight},
 		{locatorPayload, payloadWeight},
 		{quotes, payloadWeight},
+		{idents, payloadWeight},
 		{searched, payloadWeight},
 		{colonContent, payloadWeight},
+		{journeyEnds, payloadWeight},
 		{locatorKinds, locatorWeight},
 		{kinds, locatorWeight},
 		{brandParts, brandPartWeight},
