@@ -2,7 +2,6 @@ package search
 
 import (
 	"regexp"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -275,87 +274,6 @@ func framingVerb(text string, stems *stemCache) string {
 	return ""
 }
 
-// clauseVerbs returns the stems of the verbs of text's contact clauses:
-// a clause after a noun with its own subject and no "that" ("the page I
-// have open", "the audio track I just loaded", "the response I'm waiting
-// on") says which thing, and its verb is no request for a tool that does
-// it. The verb is the first word after the subject that is neither a stop
-// word nor an adverb.
-func clauseVerbs(text string, stems *stemCache) map[string]bool {
-	var out map[string]bool
-	for _, part := range clauseBreaks.Split(text, -1) {
-		out = appendClauseVerbs(out, Words(part), stems)
-	}
-	return out
-}
-
-// clauseBreaks end a clause: punctuation but the apostrophe.
-var clauseBreaks = regexp.MustCompile(`[,;:.!?()]+`)
-
-// appendClauseVerbs adds to out the stems of the verbs of the contact
-// clauses in one clause's words (see clauseVerbs), making out if need be.
-func appendClauseVerbs(out map[string]bool, words []string, stems *stemCache) map[string]bool {
-	first := firstRequestWord(words)
-	for j := 1; j < len(words); j++ {
-		prev := words[j-1]
-		if !clauseSubjects[words[j]] || isStopWord(prev) || askingWords[prev] || j-1 == first {
-			continue
-		}
-		for k := j + 1; k < len(words); k++ {
-			w := words[k]
-			if isStopWord(w) || clauseAdverbs[w] || strings.HasSuffix(w, "ly") {
-				continue
-			}
-			if out == nil {
-				out = make(map[string]bool)
-			}
-			out[stems.stem(w)] = true
-			break
-		}
-	}
-	return out
-}
-
-// clauseSubjects begin a contact clause after a noun; clauseAdverbs may
-// come between the subject and its verb, as may stop words and words in
-// -ly ("I currently have open"), and what Words leaves of "I've", "I'm".
-var (
-	clauseSubjects = wordSet("i you we they")
-	clauseAdverbs  = wordSet("already still just ve ll re m d")
-)
-
-// openAsState reports whether text says "open" of a state, after a word
-// that makes it one ("my currently open presentation", "which
-// presentations do I have open", "the open page") rather than asking to
-// open something. A tool whose text speaks of open things still matches
-// it; one named for opening (open_presentation) matches it much less.
-func openAsState(text string) bool {
-	words := Words(text)
-	for j := 1; j < len(words); j++ {
-		if words[j] == "open" && openStateCues[words[j-1]] {
-			return true
-		}
-	}
-	return false
-}
-
-// openStateCues are the words before "open" that make it a state.
-var openStateCues = wordSet("currently still already now have has had is are was were my your our the this that these those an all any")
-
-const (
-	// stateWeight weighs a word that says a state (see openAsState);
-	// stateNameWeight weighs it again in tools' names. Measured on the
-	// calibration requests: the name's weight alone gained first places
-	// from 0.2 down, the word's own from 0.7 down.
-	stateWeight     = 0.5
-	stateNameWeight = 0.2
-)
-
-// clauseVerbWeight weighs the verb of a contact clause (see clauseVerbs).
-// Measured on the calibration requests: 0.3 gained fewer first places
-// than 0.2; 0.1 gained no more.
-const clauseVerbWeight = 0.2
-
 // isStopWord reports whether a lower-case word carries no meaning of its
 // own: an English stop word, a function word Snowball's list lacks (see
 // functionWords), or what Words leaves of a contraction ("ve" of "I've",
@@ -378,56 +296,3 @@ var functionWords = wordSet(`inside within onto upon among amid throughout under
 // m"): Words drops those where they follow an apostrophe.
 var contractionParts = wordSet(`ve ll re doesn isn didn aren wasn weren
 	couldn wouldn shouldn haven hasn hadn mustn needn shan mightn`)
-
-// Conversions. A tool named for converting one thing to another
-// (html_to_markdown) does the opposite of a request that names the two
-// the other way round ("convert this Markdown into HTML"); it keeps
-// 1-backwardsPenalty of its score for it. Measured on the calibration
-// requests: 0.2 and 0.4 alike. Penalising too a converter whose target
-// the request does not name ("turn my outline into a mind map" against
-// convert_markdown_to_mindmap) lost first places (read Hit@1 +3 -15).
-const backwardsPenalty = 0.4
-
-// conversionOrder returns, for a request that puts one thing into
-// another ("Markdown into HTML", "from USD to EUR"), the stems of what it
-// names with their first places among its words; nil for one that says
-// no "to", "into" or "as".
-func conversionOrder(text string, stems *stemCache) map[string]int {
-	words := Words(text)
-	if !slices.ContainsFunc(words, func(w string) bool { return targetWords[w] }) {
-		return nil
-	}
-	order := make(map[string]int, len(words))
-	for i, w := range words {
-		s := stems.stem(w)
-		if _, ok := order[s]; !ok {
-			order[s] = i
-		}
-	}
-	return order
-}
-
-// convertsBackwards reports whether document d is named "a to b" (its
-// name's words) where the request names b first and then, after "to",
-// "into" or "as", a.
-func (ix *Index) convertsBackwards(d int32, order map[string]int) bool {
-	if !strings.Contains(ix.docNameWords[d], " to ") {
-		return false // most names, and no allocation for them
-	}
-	name := strings.Fields(ix.docNameWords[d])
-	k := slices.Index(name, "to")
-	if k < 1 || k+1 >= len(name) {
-		return false
-	}
-	from, okFrom := order[stemWord(name[k-1])]
-	to, okTo := order[stemWord(name[k+1])]
-	if !okFrom || !okTo || to >= from {
-		return false
-	}
-	for _, t := range []string{"to", "into", "as"} {
-		if i, ok := order[t]; ok && i > to && i < from {
-			return true
-		}
-	}
-	return false
-}
