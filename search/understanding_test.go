@@ -877,9 +877,7 @@ func TestClauseVerbs(t *testing.T) {
 		{Name: "open_presentation", Description: "Open an existing PowerPoint presentation."},
 		{Name: "get_presentation_info", Description: "Get information about a presentation."},
 	}
-	if hits, _ := NewIndex(docs).Search(Request{Text: "Show me the details of the presentation I currently have open", Limit: 2}); len(hits) == 0 || hits[0].Doc != 1 {
-		t.Errorf("the presentation I have open: %v", hits)
-	}
+	wantFirst(t, NewIndex(docs), docs, "Show me the details of the presentation I currently have open", 1)
 }
 
 // "Open" that says a state matches tools named for opening much less:
@@ -900,9 +898,7 @@ func TestOpenAsState(t *testing.T) {
 		{Name: "open_presentation", Description: "Open an existing PowerPoint presentation."},
 		{Name: "list_presentations", Description: "List the presentations currently open."},
 	}
-	if hits, _ := NewIndex(docs).Search(Request{Text: "Which presentations do I currently have open?", Limit: 2}); len(hits) == 0 || hits[0].Doc != 1 {
-		t.Errorf("presentations I have open: %v", hits)
-	}
+	wantFirst(t, NewIndex(docs), docs, "Which presentations do I currently have open?", 1)
 }
 
 // A converter named the other way round from the request does its
