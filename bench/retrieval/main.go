@@ -11,7 +11,7 @@
 //	go run ./bench/retrieval -tasks everyday      requests for 80 random tools, written blind
 //	go run ./bench/retrieval -tasks fresh         short requests for 70 random tools
 //	go run ./bench/retrieval -tasks blind         short requests for 70 tools, never tuned on
-//	go run ./bench/retrieval -tasks calib         short requests for 8400 random tools
+//	go run ./bench/retrieval -tasks calib         short requests for 9360 random tools
 //	go run ./bench/retrieval -tasks held-out.json -v
 package main
 

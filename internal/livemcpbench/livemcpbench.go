@@ -107,7 +107,7 @@ const (
 	// not been read: they measure the search as it would do on requests
 	// nobody tuned it for. Keep it so; tune on the other sets.
 	BlindTasks = "blind"
-	// CalibTasks are 8400 short single-tool requests for tools drawn at
+	// CalibTasks are 9360 short single-tool requests for tools drawn at
 	// random from the whole catalog, written like FreshTasks and asked for
 	// in the words of the issue's held-out set ("short, single-tool
 	// requests in everyday words"). Each batch of 120 was measured blind
