@@ -475,7 +475,8 @@ func (ix *Index) Search(req Request) (hits []Hit, total int) {
 // rank is Search for one ranking of the whole text; tools of the other
 // kind than asked (see intent.go), tools that undo what is wanted (see
 // effect.go) and tools named for many of what the text names one of (see
-// numbered.go) score less.
+// numbered.go) score less, and tools that take how many to return score
+// more when the text counts what it wants (see counted.go).
 func (ix *Index) rank(req Request, asked intent, wanted effect) (hits []Hit, total int) {
 	qterms, words, namesFile := ix.parse(req.Text, req.Required)
 	if len(qterms) == 0 {
@@ -550,6 +551,7 @@ func (ix *Index) rank(req Request, asked intent, wanted effect) (hits []Hit, tot
 	namesOne := namesFile || len(items) > 0
 	placed := placedItems(req.Text, items, ix.stems)
 	order := conversionOrder(req.Text, ix.stems)
+	counted := countsItems(req.Text)
 	h := &hitHeap{}
 	want := req.Offset + req.Limit
 	keep := want
@@ -581,6 +583,9 @@ func (ix *Index) rank(req Request, asked intent, wanted effect) (hits []Hit, tot
 		}
 		if ix.takesItem(d, placed) {
 			s *= 1 + itemParameterBonus
+		}
+		if counted && ix.takesCount(d) {
+			s *= 1 + countParameterBonus
 		}
 		if order != nil && ix.convertsBackwards(d, order) {
 			s *= 1 - backwardsPenalty
