@@ -11,7 +11,8 @@ import (
 // calculate, a pair of decimal degrees ("40.7580, -73.9855") a position by
 // its coordinates, and a number of five digits or more, bare or after a
 // short prefix ("story 39012345", "NCT04280705"), an id: one item, by the
-// id a tool takes. A calendar date ("2023-11-15", "March 15", "12 May")
+// id a tool takes. A commit hash ("commit 4f2a9c1") is a revision, as git
+// tools name the commit they take. A calendar date ("2023-11-15", "March 15", "12 May")
 // is a date, and two are a date range ("from March 1 to March 15"): tools
 // that take one name their parameters so. A range of numbers ("between 1
 // and 100") is one of integers, or of decimals when a bound has a decimal
@@ -35,6 +36,12 @@ func valueKinds(text string) string {
 	}
 	if identifier.MatchString(text) {
 		out = append(out, "id")
+	}
+	for _, h := range hexHash.FindAllString(text, -1) {
+		if strings.ContainsAny(h, "abcdef") && strings.ContainsAny(h, "0123456789") {
+			out = append(out, "revision")
+			break
+		}
 	}
 	if m := numberRange.FindStringSubmatch(text); m != nil && m[3] == "" {
 		if strings.Contains(m[1]+m[2], ".") {
@@ -70,6 +77,10 @@ var (
 	// most four letters: shorter numbers are counts, places and years
 	// ("top 5", "slide 2", "2024").
 	identifier = regexp.MustCompile(`(?:^|[\s#(])[A-Za-z]{0,4}\d{5,}(?:$|[\s.,;:?!)])`)
+	// hexHash matches what may be a commit hash, short or full: seven to
+	// forty hexadecimal digits, a whole token (not a part of a UUID);
+	// valueKinds asks for both letters and digits in it.
+	hexHash = regexp.MustCompile(`(?:^|[\s(])[0-9a-f]{7,40}(?:$|[\s.,;:?!)])`)
 	// numberRange matches "between" two numbers, and the unit of the
 	// second if it has one ("9pm", "5 am", "10%", "20kg"): then they are
 	// times or quantities, not numbers to pick from.
