@@ -14,6 +14,7 @@ type docAnalysis struct {
 	terms      [numFields][]string
 	nameWords  string // the words of its name, each followed by a space
 	paramWords string // the words of its parameter names, each followed by a space
+	inputWords string // see inputWords
 	intent     intent
 	effect     effect
 	lists      bool
@@ -96,6 +97,7 @@ func (a *docAnalyzer) analyze(doc *Document, out *docAnalysis) {
 	out.lists = listingTool(nameWords)
 	out.makes = makesNew(nameWords)
 	out.nameWords = strings.Join(nameWords, " ") + " "
+	out.inputWords = inputWords(doc, out.terms[fieldName], out.terms[fieldTitle], a.stems)
 }
 
 // textTerms are the index terms of prose: its terms, and brand words

@@ -185,6 +185,7 @@ type Index struct {
 	docNameLen    []uint8           // per document: distinct terms in its name (at most 255)
 	docNameWords  []string          // per document: the words of its name, each followed by a space
 	docParamWords []string          // per document: the words of its parameter names, each followed by a space
+	docInputWords []string          // per document: its inputWords (see docAnalysis)
 	docIntent     []intent          // per document: whether it reads or changes (see toolIntent)
 	docEffect     []effect          // per document: whether it does or undoes (see toolEffect)
 	docLists      []bool            // per document: whether it lists (see listingTool)
@@ -210,6 +211,7 @@ func NewIndex(docs []Document) *Index {
 		docNameLen:    make([]uint8, len(docs)),
 		docNameWords:  make([]string, len(docs)),
 		docParamWords: make([]string, len(docs)),
+		docInputWords: make([]string, len(docs)),
 		docIntent:     make([]intent, len(docs)),
 		docEffect:     make([]effect, len(docs)),
 		docLists:      make([]bool, len(docs)),
@@ -243,6 +245,7 @@ func NewIndex(docs []Document) *Index {
 		ix.docNameLen[i] = uint8(min(len(distinct(docTerms[i][fieldName])), 255))
 		ix.docNameWords[i] = a.nameWords
 		ix.docParamWords[i] = a.paramWords
+		ix.docInputWords[i] = a.inputWords
 		d, ok := domains[docs[i].Domain]
 		if !ok {
 			d = int32(len(domains))
@@ -552,6 +555,7 @@ func (ix *Index) rank(req Request, asked intent, wanted effect) (hits []Hit, tot
 	placed := placedItems(req.Text, items, ix.stems)
 	order := conversionOrder(req.Text, ix.stems)
 	counted := countsItems(req.Text)
+	told := askedForWords(req.Text)
 	h := &hitHeap{}
 	want := req.Offset + req.Limit
 	keep := want
@@ -583,6 +587,9 @@ func (ix *Index) rank(req Request, asked intent, wanted effect) (hits []Hit, tot
 		}
 		if ix.takesItem(d, placed) {
 			s *= 1 + itemParameterBonus
+		}
+		if told != nil && ix.takesWhatIsAsked(d, told) {
+			s *= 1 - askedInputPenalty
 		}
 		if counted && ix.takesCount(d) {
 			s *= 1 + countParameterBonus

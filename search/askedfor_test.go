@@ -1,0 +1,60 @@
+package search
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestAskedForWords(t *testing.T) {
+	for text, want := range map[string][]string{
+		"Get the latitude and longitude of the Eiffel Tower":             {"latitude", "longitude"},
+		"What are the latitude and longitude of the Eiffel Tower?":       {"latitude", "longitude"},
+		"Give me the author, page count and word count of proposal.docx": {"author", "page", "count", "word", "count"},
+		"What's the BPM of my song.wav?":                                 {"bpm"},
+		"Find the Context7 library ID for Next.js":                       {"context7", "library", "id"},
+		"Pull the text out of /docs/report.pdf":                          {"text"},
+		"Please look up the ticker symbol for Rivian":                    {"ticker", "symbol"},
+		"Get the weather":                        nil,
+		"Set the latitude of the marker to 40.7": nil,
+		"What is a good name for my cat?":        nil,
+		"":                                       nil,
+	} {
+		if got := askedForWords(text); !slices.Equal(got, want) {
+			t.Errorf("askedForWords(%q) = %q, want %q", text, got, want)
+		}
+	}
+}
+
+func TestInputWords(t *testing.T) {
+	stems := newStemCache()
+	for _, c := range []struct {
+		doc  Document
+		want string
+	}{
+		{Document{Name: "reverse_geocode", Description: "Convert geographic coordinates to a detailed address.\n\nArgs:\n    latitude: the latitude", ParamNames: "latitude longitude"}, "latitude longitude "},
+		// Its description's first sentence says it gives BPM.
+		{Document{Name: "tempo", Description: "Estimates the tempo (in BPM) of the given audio time series. Offset is optional.", ParamNames: "start_bpm max_tempo"}, "start max "},
+		// A flag chooses what it gives.
+		{Document{Name: "read_pdf", Description: "Reads content/metadata from one or more PDFs.", ParamNames: "include_full_text sources"}, "sources "},
+		{Document{Name: "geocode_address", Description: "Convert an address to geographic coordinates.", ParamNames: "address"}, ""},
+	} {
+		d := c.doc
+		if got := inputWords(&d, terms(d.Name, stems), nil, stems); got != c.want {
+			t.Errorf("inputWords(%s) = %q, want %q", d.Name, got, c.want)
+		}
+	}
+}
+
+func TestSearchDoesNotOfferWhatTakesWhatIsAsked(t *testing.T) {
+	docs := []Document{
+		{Name: "geocode_address", Description: "Convert an address or place name to geographic coordinates with detailed location information.", ParamNames: "address"},
+		{Name: "reverse_geocode", Description: "Convert geographic coordinates to a detailed address and location description.\n\nThis tool takes a specific point on Earth (latitude and longitude) and returns information about that location.\n\nArgs:\n    latitude: the latitude\n    longitude: the longitude", ParamNames: "latitude longitude"},
+		{Name: "get_weather", Description: "Get current weather and forecast for a specific location.\n\nArgs:\n    latitude: Latitude of the location\n    longitude: Longitude of the location", ParamNames: "latitude longitude location_name"},
+		{Name: "get_route_directions", Description: "Calculate detailed route directions between two geographic points.", ParamNames: "from_latitude from_longitude mode to_latitude to_longitude"},
+	}
+	ix := NewIndex(docs)
+	wantFirst(t, ix, docs, "Get the latitude and longitude of the Eiffel Tower", 0)
+	wantFirst(t, ix, docs, "What are the latitude and longitude of the Sydney Opera House?", 0)
+	// Given them, the tool that takes them is the one.
+	wantFirst(t, ix, docs, "What's the address at latitude 48.8584, longitude 2.2945?", 1)
+}
