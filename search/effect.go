@@ -37,8 +37,8 @@ const (
 	effectModify effect = 2
 )
 
-// doingWords make, add, set or start something.
-var doingWords = wordSet(`create add insert put set write make generate
+// doingWords make, add or start something.
+var doingWords = wordSet(`create add insert put write make generate
 	build new append populate upload save install start launch run open
 	enable protect lock stage approve begin`)
 
@@ -104,4 +104,4 @@ func (ix *Index) opposes(d int32, wanted effect) bool {
 
 // modifyingWords change something that is there.
 var modifyingWords = wordSet(`change edit update modify alter adjust rename
-	resize restyle reformat fix correct replace`)
+	resize restyle reformat fix correct replace set`)

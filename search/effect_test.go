@@ -17,6 +17,7 @@ func TestRequestEffect(t *testing.T) {
 		"show me the placeholders":                              effectNone,
 		"rename report.docx to final.docx":                      effectModify,
 		"Change the footnotes in thesis.docx to Roman numerals": effectModify,
+		"Set the deck's author to Jane Doe and title to Q3":     effectModify,
 		"":       effectNone,
 		"please": effectNone,
 	} {
