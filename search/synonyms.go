@@ -118,6 +118,8 @@ var synonymGroups = []string{
 // notes. A query is read with its idioms said plainly (see saidPlainly).
 var idioms = map[string]string{
 	"get rid of":         "delete",
+	"start a new":        "create new start",
+	"start a brand new":  "create new start",
 	"look up":            "lookup",
 	"look for":           "search",
 	"look through":       "search",
