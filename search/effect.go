@@ -1,8 +1,9 @@
 package search
 
+import "strings"
+
 // Doing and undoing. Tools that change something often come in opposite
-// pairs: add and delete, start and stop, set and clear, protect and
-// unprotect. Both of a pair share the words of their object, so a request
+// pairs: add and delete, start and stop, protect and unprotect. Both of a pair share the words of their object, so a request
 // that begins with a verb of one kind ("put 'Q3 Results' in the title
 // placeholder", "stop recording my browser actions") also matches the tool
 // that undoes what it asks (clear_placeholders_from_slides,
@@ -10,8 +11,9 @@ package search
 // says which kind it asks for (requestEffect), the first verb of a tool's
 // name which kind the tool is (toolEffect); a tool of the opposite kind
 // keeps 1-oppositePenalty of its score. A request that changes what is
-// there ("change the footnotes of thesis.docx", "rename report.docx")
-// ranks the tools that make a new one (add_footnote_to_document) so too.
+// there ("change the footnotes of thesis.docx", "rename report.docx", "set
+// the deck's author to Jane Doe") ranks the tools that make a new one
+// (add_footnote_to_document, create_presentation_from_templates) so too.
 // A request or tool whose verb is of none of these kinds, or that reads,
 // ranks as before.
 //
@@ -78,6 +80,8 @@ func requestEffect(text string) effect {
 	if n == 0 {
 		verb = words[i]
 	}
+	// An idiom's meaning says first what it does ("create new start").
+	verb, _, _ = strings.Cut(verb, " ")
 	switch {
 	case doingWords[verb]:
 		return effectDo
