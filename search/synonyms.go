@@ -118,6 +118,7 @@ var synonymGroups = []string{
 // notes. A query is read with its idioms said plainly (see saidPlainly).
 var idioms = map[string]string{
 	"get rid of":         "delete",
+	"changed between":    "differences between",
 	"start a new":        "create new start",
 	"start a brand new":  "create new start",
 	"look up":            "lookup",

@@ -674,6 +674,7 @@ func TestIdioms(t *testing.T) {
 		"What's Apple trading at right now?":         "what s apple price current",
 		"What did AAPL close at, and trade at?":      "what did aapl closing price and price",
 		"read both at once":                          "read both simultaneously",
+		"What changed between a.txt and b.txt?":      "what differences between a txt and b txt",
 		"Start a brand-new blank deck":               "create new start blank deck",
 		"Send a GET request, then a POST request":    "http get request then a http post request",
 		"Send a PATCH to the API":                    "http patch request to the api",
