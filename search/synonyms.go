@@ -111,6 +111,7 @@ var synonymGroups = []string{
 	"count quantity",
 	"relation relationship link",
 	"integer int",
+	"observation fact",
 }
 
 // idioms are phrasal verbs and set phrases of requests, as the word a tool
