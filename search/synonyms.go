@@ -111,6 +111,7 @@ var synonymGroups = []string{
 	"count quantity",
 	"relation relationship link",
 	"integer int",
+	"validate verify assert check",
 	"observation fact",
 }
 

@@ -477,6 +477,13 @@ func TestSynonymsMatchDiscounted(t *testing.T) {
 		{Name: "get-current-date", Description: "Get the current date."},
 	}
 	wantFirst(t, NewIndex(dates), dates, "what's today's date", 1)
+	// To check that a response came back is to validate it.
+	browser := []Document{
+		{Name: "playwright_click", Description: "Click an element on the page."},
+		{Name: "playwright_assert_response", Description: "Wait for and validate a previously initiated HTTP response wait operation."},
+		{Name: "playwright_get_visible_text", Description: "Get the visible text content of the current page."},
+	}
+	wantFirst(t, NewIndex(browser), browser, "Check that the login API call the page made returned OK", 1)
 	// To grab a page is to fetch it.
 	pages := []Document{
 		{Name: "show_page", Description: "Show a page."},
