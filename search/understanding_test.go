@@ -484,6 +484,13 @@ func TestSynonymsMatchDiscounted(t *testing.T) {
 		{Name: "playwright_get_visible_text", Description: "Get the visible text content of the current page."},
 	}
 	wantFirst(t, NewIndex(browser), browser, "Check that the login API call the page made returned OK", 1)
+	// A fact recorded about someone is an observation of them.
+	memory := []Document{
+		{Name: "delete_entities", Description: "Delete multiple entities and their associated relations from the knowledge graph"},
+		{Name: "delete_observations", Description: "Delete specific observations from entities in the knowledge graph"},
+		{Name: "delete_relations", Description: "Delete multiple relations from the knowledge graph"},
+	}
+	wantFirst(t, NewIndex(memory), memory, "Remove the fact that Sarah lives in Boston from my knowledge graph", 1)
 	// To grab a page is to fetch it.
 	pages := []Document{
 		{Name: "show_page", Description: "Show a page."},
