@@ -2,6 +2,7 @@ package search
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -57,4 +58,29 @@ func TestSearchDoesNotOfferWhatTakesWhatIsAsked(t *testing.T) {
 	wantFirst(t, ix, docs, "What are the latitude and longitude of the Sydney Opera House?", 0)
 	// Given them, the tool that takes them is the one.
 	wantFirst(t, ix, docs, "What's the address at latitude 48.8584, longitude 2.2945?", 1)
+}
+
+// FuzzInputWords checks that a tool's text, which comes from upstream
+// servers, never makes inputWords panic, and that what it gives are words
+// of the parameter names.
+func FuzzInputWords(f *testing.F) {
+	for _, seed := range [][3]string{
+		{"tempo", "Estimates the tempo (in BPM).", "start_bpm"},
+		{"reverse_geocode", "\n\nConvert coordinates. Args:\n latitude", "latitude longitude include_full_text"},
+		{"", "", ""},
+		{"x", "\xff\xfe. ", "a__b --c 卡牌ID _"},
+	} {
+		f.Add(seed[0], seed[1], seed[2])
+	}
+	stems := newStemCache()
+	f.Fuzz(func(t *testing.T, name, description, params string) {
+		doc := Document{Name: name, Description: description, ParamNames: params}
+		got := inputWords(&doc, terms(name, stems), nil, stems)
+		paramWords := Words(params)
+		for _, w := range strings.Fields(got) {
+			if !slices.Contains(paramWords, w) {
+				t.Fatalf("inputWords(%q, %q, %q) gave %q, not a word of the parameter names", name, description, params, w)
+			}
+		}
+	})
 }
