@@ -27,10 +27,10 @@ func TestRetrievalQuality(t *testing.T) {
 		hit1, hit3 float64
 	}{
 		// dev: the targets (the search reaches Hit@5 0.86,
-		// Recall@5 0.58). The others a little under what the search
-		// reaches now (short: Hit@1 0.84, Hit@3 0.97; everyday: Hit@1
-		// 0.61, Hit@3 0.79; fresh: Hit@1 0.77, Hit@3 0.90; blind: Hit@1
-		// 0.79, Hit@3 0.90; calib: Hit@1 0.80, Hit@3 0.93).
+		// Recall@5 0.58). The others under what the search reaches now
+		// (short: Hit@1 0.90, Hit@3 0.99; everyday: Hit@1 0.70, Hit@3
+		// 0.84; fresh: Hit@1 0.86, Hit@3 0.94; blind: Hit@1 0.83, Hit@3
+		// 0.90; calib: Hit@1 0.85, Hit@3 0.96).
 		{name: DevTasks, hit5: 0.80, rec5: 0.55},
 		{name: ShortTasks, hit1: 0.80, hit3: 0.95},
 		{name: EverydayTasks, hit1: 0.56, hit3: 0.74},
