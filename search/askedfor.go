@@ -67,7 +67,7 @@ var (
 
 // takesWhatIsAsked reports whether document d takes as a parameter one of
 // the words a request asks to be told (asked, see askedForWords) without
-// saying it gives it (see inputWords in docAnalysis).
+// saying it gives it (see inputWords).
 func (ix *Index) takesWhatIsAsked(d int32, asked []string) bool {
 	for _, w := range asked {
 		if hasWord(ix.docInputWords[d], w) {

@@ -3,11 +3,12 @@ package search
 import "strings"
 
 // Doing and undoing. Tools that change something often come in opposite
-// pairs: add and delete, start and stop, protect and unprotect. Both of a pair share the words of their object, so a request
-// that begins with a verb of one kind ("put 'Q3 Results' in the title
-// placeholder", "stop recording my browser actions") also matches the tool
-// that undoes what it asks (clear_placeholders_from_slides,
-// start_codegen_session), sometimes better. The first verb of a request
+// pairs: add and delete, start and stop, protect and unprotect. Both of a
+// pair share the words of their object, so a request that begins with a
+// verb of one kind ("put 'Q3 Results' in the title placeholder", "stop
+// recording my browser actions") also matches the tool that undoes what
+// it asks (clear_placeholders_from_slides, start_codegen_session),
+// sometimes better. The first verb of a request
 // says which kind it asks for (requestEffect), the first verb of a tool's
 // name which kind the tool is (toolEffect); a tool of the opposite kind
 // keeps 1-oppositePenalty of its score. A request that changes what is

@@ -185,7 +185,7 @@ type Index struct {
 	docNameLen    []uint8           // per document: distinct terms in its name (at most 255)
 	docNameWords  []string          // per document: the words of its name, each followed by a space
 	docParamWords []string          // per document: the words of its parameter names, each followed by a space
-	docInputWords []string          // per document: its inputWords (see docAnalysis)
+	docInputWords []string          // per document: what it takes and does not say it gives (see inputWords)
 	docIntent     []intent          // per document: whether it reads or changes (see toolIntent)
 	docEffect     []effect          // per document: whether it does or undoes (see toolEffect)
 	docLists      []bool            // per document: whether it lists (see listingTool)
@@ -478,7 +478,8 @@ func (ix *Index) Search(req Request) (hits []Hit, total int) {
 // rank is Search for one ranking of the whole text; tools of the other
 // kind than asked (see intent.go), tools that undo what is wanted (see
 // effect.go) and tools named for many of what the text names one of (see
-// numbered.go) score less, and tools that take how many to return score
+// numbered.go) or that take what the text asks to be told (see
+// askedfor.go) score less, and tools that take how many to return score
 // more when the text counts what it wants (see counted.go).
 func (ix *Index) rank(req Request, asked intent, wanted effect) (hits []Hit, total int) {
 	qterms, words, namesFile := ix.parse(req.Text, req.Required)

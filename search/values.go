@@ -12,9 +12,9 @@ import (
 // its coordinates, and a number of five digits or more, bare or after a
 // short prefix ("story 39012345", "NCT04280705"), an id: one item, by the
 // id a tool takes. A commit hash ("commit 4f2a9c1") is a revision, as git
-// tools name the commit they take. A calendar date ("2023-11-15", "March 15", "12 May")
-// is a date, and two are a date range ("from March 1 to March 15"): tools
-// that take one name their parameters so. A range of numbers ("between 1
+// tools name the commit they take. A calendar date ("2023-11-15", "March
+// 15", "12 May") is a date, and two are a date range ("from March 1 to
+// March 15"): tools that take one name their parameters so. A range of numbers ("between 1
 // and 100") is one of integers, or of decimals when a bound has a decimal
 // point ("between 2.5 and 7.5"). A stretch of the past ("over the last two
 // years", "since 2020") asks for history: tools that give a series over
