@@ -1,7 +1,5 @@
 package search
 
-import "strings"
-
 // Doing and undoing. Tools that change something often come in opposite
 // pairs: add and delete, start and stop, protect and unprotect. Both of a
 // pair share the words of their object, so a request that begins with a
@@ -77,13 +75,7 @@ func requestEffect(text string) effect {
 	if i == len(words) {
 		return effectNone
 	}
-	verb, n := idiomAt(words, i)
-	if n == 0 {
-		verb = words[i]
-	}
-	// An idiom's meaning says first what it does ("create new start").
-	verb, _, _ = strings.Cut(verb, " ")
-	switch {
+	switch verb := requestVerb(words, i); {
 	case doingWords[verb]:
 		return effectDo
 	case undoingWords[verb]:

@@ -162,14 +162,7 @@ func unprefixed(w string) string {
 func requestIntent(text string) intent {
 	words := Words(text)
 	if i := firstRequestWord(words); i < len(words) {
-		w := words[i]
-		if meaning, n := idiomAt(words, i); n > 0 && !askingWords[w] {
-			// "get rid of" asks for a change, "send a GET request" for
-			// neither: what the idiom means says, but for a question
-			// ("how big is it").
-			w, _, _ = strings.Cut(meaning, " ")
-		}
-		switch {
+		switch w := requestVerb(words, i); {
 		case askingWords[w]:
 			return intentRead
 		case changes(w):
@@ -180,6 +173,19 @@ func requestIntent(text string) intent {
 		return intentRead
 	}
 	return intentUnknown
+}
+
+// requestVerb is the verb a request's words say first, at i (see
+// firstRequestWord): the word there, or the first word of what the idiom
+// it begins means ("get rid of" deletes, "start a new" creates, "send a
+// GET request" neither reads nor changes), but for a question ("how big
+// is it" asks).
+func requestVerb(words []string, i int) string {
+	w := words[i]
+	if meaning, n := idiomAt(words, i); n > 0 && !askingWords[w] {
+		w, _, _ = strings.Cut(meaning, " ")
+	}
+	return w
 }
 
 // firstRequestWord is the index of a request's first word past the
