@@ -16,7 +16,6 @@ import (
 	"github.com/caddy-mcp/mcp-gateway/internal/retrieval"
 	"github.com/caddyserver/caddy/v2"
 	caddycmd "github.com/caddyserver/caddy/v2/cmd"
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 )
 
@@ -214,7 +213,8 @@ func printSearch(w io.Writer, g *gateway.Gateway, query string) error {
 }
 
 // scoreQueries runs every labelled query of path through the gateway's
-// search and prints the retrieval figures, with a progress bar on progress.
+// search and prints the retrieval figures, with a count of the queries
+// done on progress (once a second).
 func scoreQueries(w, progress io.Writer, g *gateway.Gateway, path string, verbose bool) error {
 	tasks, err := retrieval.ReadQueries(path)
 	if err != nil {
@@ -223,8 +223,7 @@ func scoreQueries(w, progress io.Writer, g *gateway.Gateway, path string, verbos
 	if len(tasks) == 0 {
 		return fmt.Errorf("%s holds no queries", path)
 	}
-	bar := progressbar.NewOptions(len(tasks), progressbar.OptionSetWriter(progress), progressbar.OptionSetDescription("searching"),
-		progressbar.OptionShowCount(), progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(100*time.Millisecond))
+	shown := time.Now()
 	rankings := make([][]string, len(tasks))
 	var missed []string
 	for i, task := range tasks {
@@ -243,9 +242,12 @@ func scoreQueries(w, progress io.Writer, g *gateway.Gateway, path string, verbos
 		if m := retrieval.Evaluate(tasks[i:i+1], rankings[i:i+1]); m.Tasks == 1 && m.Hit5 == 0 {
 			missed = append(missed, fmt.Sprintf("  %q wants %s; top 5: %s", task.Query, strings.Join(task.Tools, ", "), strings.Join(rankings[i][:min(5, len(rankings[i]))], ", ")))
 		}
-		_ = bar.Add(1)
+		if time.Since(shown) > time.Second || i == len(tasks)-1 {
+			shown = time.Now()
+			fmt.Fprintf(progress, "\rsearching %d/%d", i+1, len(tasks))
+		}
 	}
-	_ = bar.Finish()
+	fmt.Fprintln(progress)
 	m := retrieval.Evaluate(tasks, rankings)
 	fmt.Fprintln(w, retrieval.Header())
 	fmt.Fprintln(w, m.Row("gateway search"))

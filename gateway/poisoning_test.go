@@ -56,7 +56,7 @@ func TestDescriptionCheck(t *testing.T) {
 // tool descriptions of LiveMCPBench: none of them is an attack, so few
 // (ideally none) may be flagged.
 func TestDescriptionCheckOnRealTools(t *testing.T) {
-	data, err := os.ReadFile("../internal/livemcpbench/data/tools.json")
+	data, err := os.ReadFile("../tools/internal/livemcpbench/data/tools.json")
 	if err != nil {
 		t.Fatal(err)
 	}

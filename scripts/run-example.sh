@@ -7,8 +7,8 @@
 set -eu
 cd "$(dirname "$0")/.."
 mkdir -p bin
-go build -o bin/caddy ./cmd/caddy
-go build -o bin/everything-server github.com/modelcontextprotocol/go-sdk/conformance/everything-server
+(cd tools && go build -o ../bin/caddy ./cmd/caddy)
+(cd tools && go build -o ../bin/everything-server github.com/modelcontextprotocol/go-sdk/conformance/everything-server)
 
 bin/everything-server -http "127.0.0.1:${EVERYTHING_PORT:-9101}" -stateless=false &
 upstream=$!
