@@ -165,7 +165,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		key := resolved.Connection.Key()
 		logger := h.logger.With(zap.String("upstream", uc.Name))
 		val, _, err := upstreams.LoadOrNew(key, func() (caddy.Destructor, error) {
-			return gateway.NewUpstream(resolved.Connection, gateway.UpstreamOptions{Logger: logger, Discovery: true}), nil
+			return gateway.NewUpstream(resolved.Connection, gateway.UpstreamOptions{Logger: logger, Discovery: true, Deferred: true}), nil
 		})
 		if err != nil {
 			return fmt.Errorf("upstream %q: %v", uc.Name, err)
@@ -183,17 +183,20 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		return err
 	}
 	h.gw = h.frontend.gw
-	if err := h.checkNameCollisions(ctx); err != nil {
-		return err
+	starter, err := ctx.App("mcp_gateway")
+	if err != nil {
+		return fmt.Errorf("loading the upstream starter: %v", err)
 	}
+	starter.(*upstreamStarter).add(h)
 	return nil
 }
 
 // checkNameCollisions makes a name two upstreams would both expose
 // directly a config error. That can only happen when two upstreams expose
 // names without a prefix, and can only be known once they have answered,
-// so only then does provisioning wait (boundedly) for the upstreams.
-func (h *Handler) checkNameCollisions(ctx caddy.Context) error {
+// so only then does starting the config wait (boundedly) for the
+// upstreams.
+func (h *Handler) checkNameCollisions() error {
 	if h.EffectiveMode() == gateway.ModeMeta {
 		return nil
 	}
@@ -208,7 +211,7 @@ func (h *Handler) checkNameCollisions(ctx caddy.Context) error {
 	}
 	select {
 	case <-h.gw.Started():
-	case <-ctx.Done():
+	case <-h.loadContext.Done():
 	case <-time.After(gateway.DefaultStartupWait):
 	}
 	if c := h.gw.Collisions(); len(c) > 0 {

@@ -6,7 +6,11 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -130,31 +134,102 @@ func TestStatelessMode(t *testing.T) {
 	}
 }
 
-func TestPassthroughNameCollisionIsAConfigError(t *testing.T) {
+func TestPassthroughNameCollisionFailsTheConfigStart(t *testing.T) {
 	empty := ""
 	h := &Handler{Config: gateway.Config{Mode: gateway.ModePassthrough, Upstreams: []*gateway.UpstreamConfig{
 		{Name: "first", Prefix: &empty, Connection: gateway.Connection{URL: upstreamServer(t).URL}},
 		{Name: "second", Prefix: &empty, Connection: gateway.Connection{URL: upstreamServer(t).URL}},
 	}}}
-	ctx, cancel := caddy.NewContext(caddy.Context{Context: context.Background()})
+	ctx, cancel := testContext(t)
 	defer cancel()
-	err := h.Provision(ctx)
+	if err := h.Provision(ctx); err != nil {
+		t.Fatalf("provisioning: %v", err)
+	}
+	err := startConfig(t, ctx)
 	h.Cleanup()
 	if err == nil || !strings.Contains(err.Error(), `tool "whoami" is in both upstream "first" and upstream "second"`) {
-		t.Errorf("provisioning two unprefixed upstreams with the same tools: %v", err)
+		t.Errorf("starting two unprefixed upstreams with the same tools: %v", err)
 	}
+}
+
+// TestProvisionReachesNoUpstream: provisioning (all caddy validate does)
+// neither connects to an HTTP upstream nor starts a stdio one; starting
+// the config does.
+func TestProvisionReachesNoUpstream(t *testing.T) {
+	var hits atomic.Int64
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		http.Error(w, "no", http.StatusServiceUnavailable)
+	}))
+	defer ts.Close()
+	marker := filepath.Join(t.TempDir(), "started")
+	h := &Handler{Config: gateway.Config{Upstreams: []*gateway.UpstreamConfig{
+		{Name: "web", Connection: gateway.Connection{URL: ts.URL}},
+		{Name: "proc", Connection: gateway.Connection{Command: "sh", Args: []string{"-c", "touch " + marker + "; sleep 5"}}},
+	}}}
+	ctx, cancel := testContext(t)
+	defer cancel()
+	if err := h.Provision(ctx); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if n := hits.Load(); n != 0 {
+		t.Errorf("provisioning sent %d requests to the HTTP upstream", n)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("provisioning started the stdio upstream's process")
+	}
+	if err := startConfig(t, ctx); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for hits.Load() == 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if hits.Load() == 0 {
+		t.Error("starting the config did not connect to the HTTP upstream")
+	}
+	h.Cleanup()
+}
+
+// testContext is a provisioning context belonging to a loaded (empty)
+// config, as Caddy gives handlers, so that handlers can load apps.
+func testContext(t *testing.T) (caddy.Context, context.CancelFunc) {
+	t.Helper()
+	loadEmptyConfig.Do(func() {
+		if err := caddy.Load([]byte(`{"admin":{"disabled":true}}`), false); err != nil {
+			t.Fatalf("loading an empty config: %v", err)
+		}
+	})
+	return caddy.NewContext(caddy.ActiveContext())
+}
+
+var loadEmptyConfig sync.Once
+
+// startConfig does what starting a config does for the gateway: it starts
+// the upstream starter app the handlers registered with.
+func startConfig(t *testing.T, ctx caddy.Context) error {
+	t.Helper()
+	app, err := ctx.App("mcp_gateway")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return app.(caddy.App).Start()
 }
 
 // serve provisions and validates h the way Caddy does, and returns an
 // HTTP server for it (without a client).
 func serve(t *testing.T, h *Handler) *httptest.Server {
 	t.Helper()
-	ctx, cancel := caddy.NewContext(caddy.Context{Context: context.Background()})
+	ctx, cancel := testContext(t)
 	t.Cleanup(cancel)
 	if err := h.Provision(ctx); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { h.Cleanup() })
+	if err := startConfig(t, ctx); err != nil {
+		t.Fatal(err)
+	}
 	if err := h.Validate(); err != nil {
 		t.Fatal(err)
 	}

@@ -93,6 +93,10 @@ type UpstreamOptions struct {
 	Relay *Relay
 	// OnConnect runs on each new session, before it is used.
 	OnConnect func(context.Context, *mcp.ClientSession)
+	// Deferred makes the connection wait for Start before its first
+	// attempt, so that a config can be provisioned and checked without
+	// reaching any upstream (caddy validate).
+	Deferred bool
 }
 
 // Upstream is a live connection to one upstream MCP server. It connects in
@@ -121,6 +125,7 @@ type Upstream struct {
 	probeNow chan struct{}
 	started  chan struct{} // closed when the first attempt has ended
 	done     chan struct{} // closed when run returns
+	runOnce  sync.Once     // starts run, or stands in for it when closed unstarted
 
 	progress   sync.Map // progress token -> func(*mcp.ProgressNotificationParams)
 	progressID uint64   // under mu
@@ -176,8 +181,17 @@ func NewUpstream(conn Connection, opts UpstreamOptions) *Upstream {
 		opts.Relay.install(u.client)
 	}
 	u.client.AddReceivingMiddleware(recoverPanics(u.logger), u.countNotifications)
-	go u.run()
+	if !opts.Deferred {
+		u.Start()
+	}
 	return u
+}
+
+// Start begins connecting, if the connection has not started yet: a
+// Deferred connection waits for it. Calling it again, or after Close,
+// does nothing.
+func (u *Upstream) Start() {
+	u.runOnce.Do(func() { go u.run() })
 }
 
 // clientOptions are the upstream client's capabilities and handlers: list
@@ -271,6 +285,12 @@ func (u *Upstream) Close() error {
 		time.Sleep(20 * time.Millisecond)
 	}
 	u.cancel()
+	u.runOnce.Do(func() {
+		// Never started: there is nothing to wait for.
+		u.setStatus(func(s *UpstreamStatus) { s.State = StateClosed })
+		u.markStarted()
+		close(u.done)
+	})
 	select {
 	case <-u.done:
 	case <-time.After(10 * time.Second):

@@ -49,10 +49,24 @@ func TestCaddyValidateReportsFileAndLine(t *testing.T) {
 			}
 		})
 	}
+	// A good config validates without reaching its upstreams: no
+	// connection attempt (nothing listens on port 1, so one would be
+	// logged) and no stdio process started (it would create marker).
 	good := filepath.Join(dir, "good.Caddyfile")
-	os.WriteFile(good, []byte(":8080 {\n\tmcp_gateway {\n\t\tupstream crm http://127.0.0.1:1/mcp\n\t}\n}\n"), 0o644)
-	if out, err := testenv.RunCaddy(t, dir, "validate", "--config", good, "--adapter", "caddyfile"); err != nil || !strings.Contains(out, "Valid configuration") {
+	marker := filepath.Join(dir, "stdio-started")
+	os.WriteFile(good, []byte(":8080 {\n\tmcp_gateway {\n\t\tupstream crm http://127.0.0.1:1/mcp\n\t\tupstream files {\n\t\t\tcommand sh -c \"touch "+marker+"; sleep 5\"\n\t\t}\n\t}\n}\n"), 0o644)
+	out, err := testenv.RunCaddy(t, dir, "validate", "--config", good, "--adapter", "caddyfile")
+	if err != nil || !strings.Contains(out, "Valid configuration") {
 		t.Errorf("a good config fails validation: %v\n%s", err, out)
+	}
+	for _, connecting := range []string{"upstream unavailable", "connection refused", "127.0.0.1:1"} {
+		if strings.Contains(out, connecting) {
+			t.Errorf("caddy validate reached an upstream (its output has %q):\n%s", connecting, out)
+		}
+	}
+	time.Sleep(200 * time.Millisecond)
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("caddy validate started a stdio upstream's process")
 	}
 }
 
