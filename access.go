@@ -1,16 +1,14 @@
 package mcpgateway
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
-	"strings"
 
 	"github.com/caddy-mcp/mcp-gateway/gateway"
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+	"go.uber.org/zap"
 )
 
 // AccessPolicy picks, by Caddy request matchers, the tools a request may
@@ -20,14 +18,15 @@ import (
 // an `expression` over {http.auth.user.*} set by basic_auth, forward_auth
 // or a JWT plugin, and so on.
 type AccessPolicy struct {
+	// Name tells the policy apart in logs (the Caddyfile uses the
+	// matcher's name, without its @). Default: "default" for a policy
+	// without matchers, else "policy<N>" by its place.
+	Name           string                   `json:"name,omitempty"`
 	MatcherSetsRaw caddyhttp.RawMatcherSets `json:"match,omitempty" caddy:"namespace=http.matchers"`
 	gateway.AccessRule
 
 	matchers caddyhttp.MatcherSets
 }
-
-// policyKey carries the index of a request's access policy to getServer.
-type policyKey struct{}
 
 // provisionAccess loads the policies' matchers.
 func (h *Handler) provisionAccess(ctx caddy.Context) error {
@@ -81,38 +80,54 @@ func (h *Handler) policyFor(r *http.Request) (int, error) {
 	return 0, errNoPolicy
 }
 
-// identity tells callers apart for session binding: the access policy and
-// the authenticated user, if any.
-func identity(r *http.Request, policy int) string {
-	user := ""
-	if repl, ok := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer); ok {
-		user = repl.ReplaceAll("{http.auth.user.id}", "")
-	}
-	return fmt.Sprintf("%d/%s", policy, user)
-}
+// DefaultIdentity is the placeholder Identity defaults to: the user
+// Caddy's authentication modules (basic_auth, ...) set.
+const DefaultIdentity = "{http.auth.user.id}"
 
-func withPolicy(r *http.Request, policy int) *http.Request {
-	return r.WithContext(context.WithValue(r.Context(), policyKey{}, policy))
-}
-
-func policyOf(r *http.Request) int {
-	i, _ := r.Context().Value(policyKey{}).(int)
-	return i
-}
-
-// hostAllowed reports whether r's Host is one of the allowed hosts
-// (exact, or "*.example.com" for its subdomains), ignoring the port.
-func hostAllowed(r *http.Request, allowed []string) bool {
-	host := r.Host
-	if h, _, err := net.SplitHostPort(host); err == nil {
-		host = h
-	}
-	host = strings.ToLower(strings.TrimSuffix(host, "."))
-	for _, a := range allowed {
-		a = strings.ToLower(a)
-		if host == a || (strings.HasPrefix(a, "*.") && strings.HasSuffix(host, a[1:])) {
-			return true
+// identify decides a request's caller: its access policy (errNoPolicy,
+// forbidden, when none matches), its user by the Identity placeholder, and
+// the header values its upstream calls carry. When policies are configured
+// and a request has no user, sessions are bound by the policy alone: that
+// is said once in the log, since users under one policy could then use
+// each other's sessions.
+func (h *Handler) identify(r *http.Request) (gateway.Caller, error) {
+	policy, err := h.policyFor(r)
+	if err != nil {
+		if errors.Is(err, errNoPolicy) {
+			return gateway.Caller{}, fmt.Errorf("%w: %v", gateway.ErrForbidden, err)
 		}
+		return gateway.Caller{}, err
 	}
-	return false
+	repl, _ := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer)
+	if repl == nil {
+		repl = caddy.NewReplacer()
+	}
+	placeholder := h.Identity
+	if placeholder == "" {
+		placeholder = DefaultIdentity
+	}
+	user := repl.ReplaceAll(placeholder, "")
+	if user == "" && len(h.Access) > 0 {
+		h.noIdentityOnce.Do(func() {
+			h.logger.Warn("a request has no identity ("+placeholder+" is empty): its session is bound by its access policy alone, "+
+				"so callers under one policy could use each other's sessions; set `identity` to what tells your users apart",
+				zap.String("policy", h.policyName(policy)))
+		})
+	}
+	return gateway.Caller{Policy: policy, PolicyName: h.policyName(policy), User: user, UpstreamHeaders: h.requestHeaders(repl)}, nil
+}
+
+// policyName names access policy i in logs.
+func (h *Handler) policyName(i int) string {
+	if i < 0 || i >= len(h.Access) {
+		return "default"
+	}
+	p := h.Access[i]
+	switch {
+	case p.Name != "":
+		return p.Name
+	case len(p.MatcherSetsRaw) == 0:
+		return "default"
+	}
+	return fmt.Sprintf("policy%d", i+1)
 }

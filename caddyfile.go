@@ -38,6 +38,8 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 //		max_request_body <size>
 //		max_result_size <size>|off
 //		max_sessions <n>|off
+//		max_sessions_per_identity <n>
+//		identity <placeholder>
 //		log_values
 //		session_id_prefix <text>
 //		allowed_hosts <host...>
@@ -158,6 +160,23 @@ func (h *Handler) unmarshal(d *caddyfile.Dispenser, helper *httpcaddyfile.Helper
 				return d.Errf("max_sessions must be a positive number, or off; got %q", v)
 			}
 			h.MaxSessions = n
+		case "max_sessions_per_identity":
+			var v string
+			if err := singleArg(d, &v); err != nil {
+				return err
+			}
+			n, err := strconv.Atoi(v)
+			if err != nil || n <= 0 {
+				return d.Errf("max_sessions_per_identity must be a positive number; got %q", v)
+			}
+			h.MaxSessionsPerIdentity = n
+		case "identity":
+			if err := singleArg(d, &h.Identity); err != nil {
+				return err
+			}
+			if !strings.Contains(h.Identity, "{") {
+				return d.Errf("identity takes a placeholder that names the caller, e.g. {http.auth.user.id} or {http.request.header.X-Auth-User}; %q is the same for every request", h.Identity)
+			}
 		case "description_check":
 			if err := singleArg(d, &h.DescriptionCheck); err != nil {
 				return err
@@ -226,7 +245,7 @@ func (h *Handler) unmarshal(d *caddyfile.Dispenser, helper *httpcaddyfile.Helper
 				return fmt.Errorf("%v, at %s:%d", err, file, line)
 			}
 		default:
-			return d.Errf("unknown mcp_gateway option %q; options are name, mode, pin, instructions, session_timeout, stateless, max_request_body, max_result_size, max_sessions, log_values, session_id_prefix, allowed_hosts, allowed_origins, access, description_check and upstream", d.Val())
+			return d.Errf("unknown mcp_gateway option %q; options are name, mode, pin, instructions, session_timeout, stateless, max_request_body, max_result_size, max_sessions, max_sessions_per_identity, identity, log_values, session_id_prefix, allowed_hosts, allowed_origins, access, description_check and upstream", d.Val())
 		}
 	}
 	if len(h.Pin) > 0 && h.EffectiveMode() != gateway.ModeHybrid {
@@ -428,6 +447,7 @@ func parseAccess(d *caddyfile.Dispenser, helper *httpcaddyfile.Helper) (*AccessP
 		if helper == nil {
 			return nil, d.Err("access with a matcher needs the Caddyfile's named matchers; use mcp_gateway inside a site block")
 		}
+		token := d.Val()
 		d.Prev()
 		matcherSet, hasMatcher, err := helper.MatcherToken()
 		if err != nil {
@@ -439,6 +459,7 @@ func parseAccess(d *caddyfile.Dispenser, helper *httpcaddyfile.Helper) (*AccessP
 		if matcherSet != nil {
 			p.MatcherSetsRaw = caddyhttp.RawMatcherSets{matcherSet}
 		}
+		p.Name = strings.TrimPrefix(token, "@")
 		if d.NextArg() {
 			return nil, d.ArgErr()
 		}

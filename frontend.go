@@ -8,15 +8,13 @@ import (
 
 	"github.com/caddy-mcp/mcp-gateway/gateway"
 	"github.com/caddyserver/caddy/v2"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/zap"
 )
 
 // frontends hold, per gateway name, what outlives a config reload: the
-// gateway (its MCP servers and client sessions) and the streamable HTTP
-// handler that knows the session IDs. A reload hands the new config to
-// the same frontend, so clients keep their sessions and calls in flight
-// finish.
+// gateway (its MCP servers and client sessions) and the HTTP edge that
+// knows the session IDs. A reload hands the new config to the same
+// frontend, so clients keep their sessions and calls in flight finish.
 var frontends = caddy.NewUsagePool()
 
 // DefaultName names a gateway whose config gives it no name.
@@ -25,21 +23,45 @@ const DefaultName = "default"
 type frontend struct {
 	name string
 	gw   *gateway.Gateway
-	http atomic.Pointer[httpFrontend]
+	http atomic.Pointer[edgeFrontend]
 
 	mu          sync.Mutex
 	generations []*Handler // the handlers using it, oldest first; the newest's config is in force
 }
 
-// httpFrontend is the streamable HTTP handler and the options it was made
-// with: options it cannot change mean a new handler (and new sessions).
-type httpFrontend struct {
-	handler http.Handler
+// edgeFrontend is the HTTP edge and the options it was made with that it
+// cannot change: a change of those means a new edge (and new sessions).
+type edgeFrontend struct {
+	edge    *gateway.Edge
 	options string
 }
 
 // Destruct ends the gateway when no config uses it any more.
 func (f *frontend) Destruct() error { return f.gw.Close() }
+
+// edge is the HTTP edge requests go to.
+func (f *frontend) edge() *gateway.Edge { return f.http.Load().edge }
+
+// newest is the handler whose config is in force.
+func (f *frontend) newest() *Handler {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if n := len(f.generations); n > 0 {
+		return f.generations[n-1]
+	}
+	return nil
+}
+
+// identify decides a request's caller with the config in force, so that a
+// reload that changes only access policies or the identity takes effect
+// without a new edge.
+func (f *frontend) identify(r *http.Request) (gateway.Caller, error) {
+	h := f.newest()
+	if h == nil {
+		return gateway.Caller{}, fmt.Errorf("%w: the gateway %q is shutting down", gateway.ErrForbidden, f.name)
+	}
+	return h.identify(r)
+}
 
 // name is the handler's frontend name.
 func (h *Handler) name() string {
@@ -67,47 +89,57 @@ func (h *Handler) attach(ctx caddy.Context, cfg gateway.Config, ups []*gateway.U
 	f := val.(*frontend)
 	h.frontend = f
 	f.mu.Lock()
-	defer f.mu.Unlock()
 	for _, other := range f.generations {
 		if other.loadContext == h.loadContext {
+			f.mu.Unlock()
 			return fmt.Errorf("two mcp_gateway handlers in this config are named %q; give each its own `name`", h.name())
 		}
 	}
 	if loaded {
 		if err := f.gw.Update(cfg, ups, opts); err != nil {
+			f.mu.Unlock()
 			return err
 		}
 	}
 	f.generations = append(f.generations, h)
 	h.attached = true
-	h.useHTTP(f)
-	return nil
+	f.mu.Unlock()
+	return h.useEdge(f)
 }
 
-// useHTTP makes sure f serves HTTP with h's options, replacing the handler
+// useEdge makes sure f serves HTTP with h's options, replacing the edge
 // (and so the sessions it knows) only if they changed.
-func (h *Handler) useHTTP(f *frontend) {
+func (h *Handler) useEdge(f *frontend) error {
 	timeout := DefaultSessionTimeout
 	if h.SessionTimeout > 0 {
 		timeout = timeDuration(h.SessionTimeout)
 	}
-	options := fmt.Sprintf("stateless=%v timeout=%v localhost-protection=%v max-body=%d", h.Stateless, timeout, len(h.AllowedHosts) == 0, h.MaxRequestBody)
+	opts := gateway.EdgeOptions{
+		Identify:               f.identify,
+		Stateless:              h.Stateless,
+		SessionTimeout:         timeout,
+		MaxSessions:            h.sessionLimit(),
+		MaxSessionsPerIdentity: h.MaxSessionsPerIdentity,
+		MaxRequestBody:         h.MaxRequestBody,
+		AllowedHosts:           h.AllowedHosts,
+		AllowedOrigins:         h.AllowedOrigins,
+		Logger:                 h.sdkLogger,
+	}
+	// Only the session timeout is fixed in an edge; the rest changes in
+	// place, and the sessions carry on.
+	options := fmt.Sprintf("session_timeout=%v", opts.SessionTimeout)
 	if cur := f.http.Load(); cur != nil {
 		if cur.options == options {
-			return
+			return cur.edge.Update(opts)
 		}
-		h.logger.Warn("session settings changed: existing client sessions end and clients start new ones", zap.String("gateway", f.name))
+		h.logger.Warn("session_timeout changed: existing client sessions end and clients start new ones", zap.String("gateway", f.name))
 	}
-	gw := f.gw
-	f.http.Store(&httpFrontend{options: options, handler: mcp.NewStreamableHTTPHandler(
-		func(r *http.Request) *mcp.Server { return gw.ServerFor(policyOf(r)) },
-		&mcp.StreamableHTTPOptions{
-			Stateless:                  h.Stateless,
-			SessionTimeout:             timeout,
-			Logger:                     h.sdkLogger,
-			DisableLocalhostProtection: len(h.AllowedHosts) > 0,
-			MaxRequestBodyBytes:        int64(h.MaxRequestBody),
-		})})
+	edge, err := f.gw.NewEdge(opts)
+	if err != nil {
+		return err
+	}
+	f.http.Store(&edgeFrontend{options: options, edge: edge})
+	return nil
 }
 
 // detach takes h off its frontend. If h's config was in force (a reload
@@ -136,7 +168,9 @@ func (h *Handler) detach() {
 		if err := f.gw.Update(prev.resolved, prev.upstreamsInUse, prev.gatewayOptions); err != nil {
 			h.logger.Error("restoring the previous gateway config", zap.Error(err))
 		}
-		prev.useHTTP(f)
+		if err := prev.useEdge(f); err != nil {
+			h.logger.Error("restoring the previous gateway's HTTP settings", zap.Error(err))
+		}
 	}
 }
 

@@ -6,12 +6,12 @@ package mcpgateway
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/caddy-mcp/mcp-gateway/gateway"
@@ -88,22 +88,38 @@ type Handler struct {
 
 	// MaxSessions bounds the client sessions open at once; a client that
 	// would open one more gets HTTP 503 with a JSON-RPC error saying so.
-	// Zero means DefaultMaxSessions; negative, no limit.
+	// Zero means DefaultMaxSessions; negative, no limit. The bound is
+	// exact, also when many clients open sessions at once.
 	MaxSessions int `json:"max_sessions,omitempty"`
 
-	gw             *gateway.Gateway
-	frontend       *frontend
-	attached       bool
-	released       bool            // the frontend reference has been given back
-	loadContext    context.Context // the config load this handler belongs to
-	resolved       gateway.Config
-	upstreamsInUse []*gateway.Upstream
-	gatewayOptions gateway.Options
-	crossOrigin    *http.CrossOriginProtection
-	requestHeaders map[string]http.Header // per upstream: header values holding per-request placeholders
-	poolKeys       []string
-	logger         *zap.Logger
-	sdkLogger      *slog.Logger
+	// MaxSessionsPerIdentity bounds the sessions one caller identity (see
+	// Identity) may have open at once, so that one caller cannot take
+	// every place MaxSessions allows. Zero means no bound of its own.
+	MaxSessionsPerIdentity int `json:"max_sessions_per_identity,omitempty"`
+
+	// Identity names, with a Caddy placeholder, who a request comes from:
+	// sessions and multi round-trip request state are bound to it (with
+	// the request's access policy), per-identity limits count by it, and
+	// logs show it. Default {http.auth.user.id}, set by basic_auth and
+	// most authentication modules; after forward_auth, say
+	// {http.request.header.X-Auth-User}; with client certificates,
+	// {http.request.tls.client.subject}. A request for which it is empty
+	// is bound by its access policy alone.
+	Identity string `json:"identity,omitempty"`
+
+	gw                *gateway.Gateway
+	frontend          *frontend
+	attached          bool
+	released          bool            // the frontend reference has been given back
+	loadContext       context.Context // the config load this handler belongs to
+	resolved          gateway.Config
+	upstreamsInUse    []*gateway.Upstream
+	gatewayOptions    gateway.Options
+	perRequestHeaders map[string]http.Header // per upstream: header values holding per-request placeholders
+	poolKeys          []string
+	logger            *zap.Logger
+	sdkLogger         *slog.Logger
+	noIdentityOnce    *sync.Once // the warning that a request has no identity
 }
 
 // CaddyModule returns the Caddy module information.
@@ -119,11 +135,15 @@ func (Handler) CaddyModule() caddy.ModuleInfo {
 // gateway and its HTTP handler.
 func (h *Handler) Provision(ctx caddy.Context) error {
 	h.logger, h.sdkLogger = ctx.Logger(), ctx.Slogger()
+	h.noIdentityOnce = new(sync.Once)
 	if h.MaxRequestBody < 0 {
 		return errors.New("max_request_body must be positive")
 	}
 	if err := h.Config.Validate(); err != nil {
 		return err
+	}
+	if h.MaxSessionsPerIdentity < 0 {
+		return errors.New("max_sessions_per_identity must be positive")
 	}
 	if err := gateway.ValidateAccessRules(h.accessRules()); err != nil {
 		return fmt.Errorf("access: %v", err)
@@ -131,9 +151,8 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	if err := h.provisionAccess(ctx); err != nil {
 		return err
 	}
-	h.crossOrigin = http.NewCrossOriginProtection()
 	for _, o := range h.AllowedOrigins {
-		if err := h.crossOrigin.AddTrustedOrigin(o); err != nil {
+		if err := http.NewCrossOriginProtection().AddTrustedOrigin(o); err != nil {
 			return fmt.Errorf("allowed_origins: %v", err)
 		}
 	}
@@ -141,7 +160,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	cfg := h.Config
 	cfg.Upstreams = make([]*gateway.UpstreamConfig, len(h.Upstreams))
 	ups := make([]*gateway.Upstream, len(h.Upstreams))
-	h.requestHeaders = make(map[string]http.Header)
+	h.perRequestHeaders = make(map[string]http.Header)
 	for i, uc := range h.Upstreams {
 		resolved := *uc
 		resolved.Connection = resolveConnection(uc.Connection, repl)
@@ -151,13 +170,13 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		for name, vs := range resolved.Headers {
 			for _, v := range vs {
 				if strings.Contains(v, "{") {
-					if h.requestHeaders[uc.Name] == nil {
-						h.requestHeaders[uc.Name] = http.Header{}
+					if h.perRequestHeaders[uc.Name] == nil {
+						h.perRequestHeaders[uc.Name] = http.Header{}
 					}
-					h.requestHeaders[uc.Name].Add(name, v)
+					h.perRequestHeaders[uc.Name].Add(name, v)
 				}
 			}
-			if _, perRequest := h.requestHeaders[uc.Name][name]; perRequest {
+			if _, perRequest := h.perRequestHeaders[uc.Name][name]; perRequest {
 				delete(resolved.Headers, name)
 			}
 		}
@@ -259,53 +278,11 @@ func (h *Handler) Validate() error {
 	return h.Config.Validate()
 }
 
-// ServeHTTP serves MCP over streamable HTTP. The gateway is a terminal
-// handler: it answers every request its route gives it.
-//
-// Before the MCP handler sees a request: its Host and Origin are checked;
-// its access policy is chosen; a session ID it presents must have been
-// created under the same identity (policy and authenticated user), else
-// it is answered like an unknown session; and per-request upstream header
-// values are resolved.
+// ServeHTTP serves MCP over streamable HTTP through the gateway's HTTP
+// edge (gateway.Edge), for clients of every protocol revision. The gateway
+// is a terminal handler: it answers every request its route gives it.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, _ caddyhttp.Handler) error {
-	if len(h.AllowedHosts) > 0 && !hostAllowed(r, h.AllowedHosts) {
-		return caddyhttp.Error(http.StatusForbidden, fmt.Errorf("host %q is not an allowed host of this MCP gateway", r.Host))
-	}
-	if err := h.crossOrigin.Check(r); err != nil {
-		return caddyhttp.Error(http.StatusForbidden, err)
-	}
-	policy, err := h.policyFor(r)
-	if err != nil {
-		if errors.Is(err, errNoPolicy) {
-			return caddyhttp.Error(http.StatusForbidden, err)
-		}
-		return caddyhttp.Error(http.StatusInternalServerError, err)
-	}
-	who := identity(r, policy)
-	if r.Header.Get("Mcp-Session-Id") == "" && r.Method == http.MethodPost && !h.Stateless {
-		if limit := h.sessionLimit(); limit > 0 && h.gw.SessionCount() >= limit {
-			h.logger.Warn("client session refused: max_sessions reached", zap.Int("max_sessions", limit))
-			writeJSONRPCError(w, http.StatusServiceUnavailable, fmt.Sprintf(
-				"this MCP gateway already serves %d client sessions, its limit (max_sessions); close unused sessions or retry later", limit))
-			return nil
-		}
-	}
-	if id := r.Header.Get("Mcp-Session-Id"); id != "" {
-		if owner, ok := h.gw.SessionIdentity(id); ok && owner != who {
-			h.logger.Warn("session ID presented by another identity; refused", zap.String("identity", who))
-			http.Error(w, "session not found", http.StatusNotFound)
-			return nil
-		}
-	} else if !h.Stateless {
-		w = &sessionRecorder{ResponseWriter: w, bind: func(id string) { h.gw.BindSession(id, who) }}
-	}
-	r.Header.Del(gateway.UpstreamHeadersHeader) // only the gateway sets it
-	r.Header.Set(gateway.IdentityHeader, who)
-	if err := h.resolveRequestHeaders(r); err != nil {
-		return caddyhttp.Error(http.StatusInternalServerError, err)
-	}
-	h.gw.AwaitStartup(r.Context())
-	h.frontend.http.Load().handler.ServeHTTP(w, withPolicy(r, policy))
+	h.frontend.edge().ServeHTTP(w, r)
 	return nil
 }
 
@@ -320,74 +297,22 @@ func (h *Handler) sessionLimit() int {
 	return h.MaxSessions
 }
 
-// writeJSONRPCError answers a request the gateway refuses before any MCP
-// handling with a JSON-RPC error (id null: the request was not read).
-func writeJSONRPCError(w http.ResponseWriter, status int, msg string) {
-	w.Header().Set("Content-Type", "application/json")
-	if status == http.StatusServiceUnavailable {
-		w.Header().Set("Retry-After", "10")
-	}
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(map[string]any{
-		"jsonrpc": "2.0",
-		"id":      nil,
-		"error":   map[string]any{"code": -32000, "message": msg},
-	})
-}
-
-// resolveRequestHeaders resolves the per-request upstream header values
-// with r's placeholders and hands them to the gateway.
-func (h *Handler) resolveRequestHeaders(r *http.Request) error {
-	if len(h.requestHeaders) == 0 {
+// requestHeaders resolves the per-request upstream header values with
+// the request's placeholders.
+func (h *Handler) requestHeaders(repl *caddy.Replacer) map[string]http.Header {
+	if len(h.perRequestHeaders) == 0 {
 		return nil
 	}
-	repl, _ := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer)
-	if repl == nil {
-		repl = caddy.NewReplacer()
-	}
-	resolved := make(map[string]map[string]string, len(h.requestHeaders))
-	for upstream, headers := range h.requestHeaders {
-		m := make(map[string]string, len(headers))
+	resolved := make(map[string]http.Header, len(h.perRequestHeaders))
+	for upstream, headers := range h.perRequestHeaders {
+		m := make(http.Header, len(headers))
 		for name := range headers {
-			m[name] = repl.ReplaceAll(headers.Get(name), "")
+			m.Set(name, repl.ReplaceAll(headers.Get(name), ""))
 		}
 		resolved[upstream] = m
 	}
-	b, err := json.Marshal(resolved)
-	if err != nil {
-		return err
-	}
-	r.Header.Set(gateway.UpstreamHeadersHeader, string(b))
-	return nil
+	return resolved
 }
-
-// sessionRecorder notes the session ID the MCP handler assigns to a new
-// session, as its response headers go out.
-type sessionRecorder struct {
-	http.ResponseWriter
-	bind func(id string)
-	done bool
-}
-
-func (s *sessionRecorder) WriteHeader(code int) {
-	if !s.done {
-		s.done = true
-		if id := s.Header().Get("Mcp-Session-Id"); id != "" {
-			s.bind(id)
-		}
-	}
-	s.ResponseWriter.WriteHeader(code)
-}
-
-func (s *sessionRecorder) Write(b []byte) (int, error) {
-	if !s.done {
-		s.WriteHeader(http.StatusOK)
-	}
-	return s.ResponseWriter.Write(b)
-}
-
-// Unwrap lets http.ResponseController reach the flusher underneath.
-func (s *sessionRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
 // Cleanup hands the gateway back to the config that follows this one (or,
 // if this config's load failed, the one before), and releases its

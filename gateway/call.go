@@ -22,7 +22,7 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, t *Too
 		defer relay.track(ctx)()
 	}
 	cfg := g.current().byName[t.Domain.Name]
-	ctx = callContext(ctx, req.Extra, cfg)
+	ctx = g.callContext(ctx, req.Extra, cfg)
 	if cfg != nil {
 		if o, ok := cfg.Tools[t.UpstreamName]; ok && o.Timeout > 0 {
 			ctx = WithCallTimeout(ctx, time.Duration(o.Timeout))

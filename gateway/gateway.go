@@ -41,7 +41,8 @@ type Gateway struct {
 	flagged   map[string]bool // tools whose description was reported, under rebuildMu
 
 	clients  clientSessions
-	sessions sessionBindings
+	sessions sessionTable
+	callers  callers
 	misses   searchMisses
 }
 

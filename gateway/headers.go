@@ -2,26 +2,19 @@ package gateway
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// UpstreamHeadersHeader is how the server in front of the gateway passes,
-// with each client request, header values for upstreams that depend on the
-// request (the caller's identity, say): a JSON object from upstream name to
-// header name to value. The server must remove any such header a client
-// sent: the gateway trusts it.
-const UpstreamHeadersHeader = "Mcp-Gateway-Upstream-Headers"
-
 type callHeadersKey struct{}
 
 // callContext returns ctx carrying the headers a call to upstream cfg
 // adds for this client request: the client's headers the upstream forwards
-// (ForwardHeaders) and the per-request values of UpstreamHeadersHeader.
-// Nothing else the client sent ever reaches an upstream.
-func callContext(ctx context.Context, extra *mcp.RequestExtra, cfg *UpstreamConfig) context.Context {
+// (ForwardHeaders) and the caller's per-request values for that upstream
+// (Caller.UpstreamHeaders). Nothing else the client sent ever reaches an
+// upstream.
+func (g *Gateway) callContext(ctx context.Context, extra *mcp.RequestExtra, cfg *UpstreamConfig) context.Context {
 	if extra == nil || extra.Header == nil || cfg == nil {
 		return ctx
 	}
@@ -31,13 +24,8 @@ func callContext(ctx context.Context, extra *mcp.RequestExtra, cfg *UpstreamConf
 			h.Add(name, v)
 		}
 	}
-	if raw := extra.Header.Get(UpstreamHeadersHeader); raw != "" {
-		var byUpstream map[string]map[string]string
-		if json.Unmarshal([]byte(raw), &byUpstream) == nil {
-			for k, v := range byUpstream[cfg.Name] {
-				h.Set(k, v)
-			}
-		}
+	for k, vs := range g.callerOf(extra).UpstreamHeaders[cfg.Name] {
+		h[http.CanonicalHeaderKey(k)] = append([]string(nil), vs...)
 	}
 	if len(h) == 0 {
 		return ctx

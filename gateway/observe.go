@@ -8,11 +8,6 @@ import (
 	"go.uber.org/zap"
 )
 
-// IdentityHeader carries, from the embedding server to the gateway, who
-// made a request (for logs). The embedding server sets it on every
-// request, replacing any value a client sent.
-const IdentityHeader = "Mcp-Gateway-Identity"
-
 // Observer hears of what the gateway does, for metrics. Its methods are
 // called on the request path: they must be quick and safe for concurrent
 // use.
@@ -69,13 +64,12 @@ func callOutcome(res *mcp.CallToolResult, failure string) string {
 	return OutcomeOK
 }
 
-// requestIdentity is who made req, as the embedding server said (see
-// IdentityHeader), or "".
-func requestIdentity(req *mcp.CallToolRequest) string {
-	if req == nil || req.Extra == nil || req.Extra.Header == nil {
+// requestCaller is who made req, as logs show it (see Caller.String).
+func (g *Gateway) requestCaller(req *mcp.CallToolRequest) string {
+	if req == nil {
 		return ""
 	}
-	return req.Extra.Header.Get(IdentityHeader)
+	return g.callerOf(req.Extra).String()
 }
 
 // observeCall logs a finished tool call, one line, and tells the observer.
@@ -88,7 +82,7 @@ func (g *Gateway) observeCall(req *mcp.CallToolRequest, t *Tool, arguments json.
 		rec.Domain, rec.Tool = t.Domain.Name, t.UpstreamName
 	}
 	fields := []zap.Field{
-		zap.String("identity", requestIdentity(req)),
+		zap.String("identity", g.requestCaller(req)),
 		zap.String("domain", rec.Domain),
 		zap.String("tool", rec.Tool),
 		zap.Duration("duration", rec.Duration),
@@ -111,10 +105,10 @@ func (g *Gateway) observeSearch(req *mcp.CallToolRequest, query string, resp sea
 	rec := SearchRecord{Query: query, Results: resp.Total, Weak: resp.weak}
 	switch {
 	case rec.Results == 0:
-		g.logger.Info("search found nothing", zap.String("identity", requestIdentity(req)), zap.String("query", query))
+		g.logger.Info("search found nothing", zap.String("identity", g.requestCaller(req)), zap.String("query", query))
 		g.misses.add(query, false)
 	case rec.Weak:
-		g.logger.Info("search found only weak matches", zap.String("identity", requestIdentity(req)), zap.String("query", query), zap.String("best", resp.Results[0].Name))
+		g.logger.Info("search found only weak matches", zap.String("identity", g.requestCaller(req)), zap.String("query", query), zap.String("best", resp.Results[0].Name))
 		g.misses.add(query, true)
 	}
 	if o := g.current().observer; o != nil {

@@ -331,7 +331,7 @@ func (v *view) readResource(ctx context.Context, req *mcp.ReadResourceRequest) (
 	}
 	params := *req.Params
 	params.Meta = forwardedMeta(params.Meta)
-	return u.ReadResource(callContext(ctx, req.Extra, v.g.current().byName[domain]), &params)
+	return u.ReadResource(v.g.callContext(ctx, req.Extra, v.g.current().byName[domain]), &params)
 }
 
 // passthroughPrompt is the handler of an exposed prompt.
@@ -348,7 +348,7 @@ func (v *view) passthroughPrompt(name string) mcp.PromptHandler {
 		}
 		params := *req.Params
 		params.Name, params.Meta = route.name, forwardedMeta(params.Meta)
-		return u.GetPrompt(callContext(ctx, req.Extra, v.g.current().byName[route.domain]), &params)
+		return u.GetPrompt(v.g.callContext(ctx, req.Extra, v.g.current().byName[route.domain]), &params)
 	}
 }
 
@@ -391,7 +391,7 @@ func (v *view) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.Com
 	if err != nil {
 		return nil, err
 	}
-	return u.Complete(callContext(ctx, req.Extra, v.g.current().byName[domain]), &params)
+	return u.Complete(v.g.callContext(ctx, req.Extra, v.g.current().byName[domain]), &params)
 }
 
 // subscribe subscribes the client to a resource's updates upstream. On a

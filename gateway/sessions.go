@@ -1,77 +1,132 @@
 package gateway
 
 import (
+	"fmt"
 	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// sessionBindings remembers which identity created each client session,
-// so that a session ID presented under another identity can be refused
-// (see BindSession). Entries go when their session ends.
-type sessionBindings struct {
-	mu   sync.Mutex
-	byID map[string]string
-	stop chan struct{}
+// sessionTable knows which identity created each client session (so that
+// a session ID presented under another identity is refused) and keeps the
+// number of sessions under its limits exactly, also when many clients open
+// sessions at once: a request that may create a session reserves a place
+// before it is served, and gives it back if no session came of it.
+// Entries go when their session ends.
+type sessionTable struct {
+	mu         sync.Mutex
+	byID       map[string]string // session ID -> identity
+	byIdentity map[string]int    // identity -> sessions open or reserved
+	reserved   int               // places reserved by requests being served
+	stop       chan struct{}
 }
 
 // sweepEvery is how often bindings of sessions that ended without ever
 // being initialized are dropped.
 const sweepEvery = time.Minute
 
-// BindSession records that the client session with this ID belongs to
-// identity (whatever the embedding server uses to tell callers apart).
-func (g *Gateway) BindSession(id, identity string) {
-	b := &g.sessions
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.byID == nil {
-		b.byID = make(map[string]string)
+// errSessionLimit is why a request may not open one more session.
+type errSessionLimit struct {
+	limit       int
+	perIdentity bool
+}
+
+func (e errSessionLimit) Error() string {
+	if e.perIdentity {
+		return fmt.Sprintf("you already have %d sessions open on this MCP gateway, the most one caller may have (max_sessions_per_identity); close unused sessions or retry later", e.limit)
 	}
-	b.byID[id] = identity
+	return fmt.Sprintf("this MCP gateway already serves %d client sessions, its limit (max_sessions); close unused sessions or retry later", e.limit)
 }
 
-// SessionCount is the number of client sessions open: those bound with
-// BindSession that have not ended.
-func (g *Gateway) SessionCount() int {
-	b := &g.sessions
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return len(b.byID)
+// reserve takes a place for a session identity may open, within max
+// sessions in all and maxPerIdentity for one identity (0: no limit). The
+// returned function ends the reservation: with the ID of the session the
+// request created, it binds that session to identity; with "", it frees
+// the place.
+func (t *sessionTable) reserve(identity string, max, maxPerIdentity int) (settle func(id string), err error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.byID == nil {
+		t.byID = make(map[string]string)
+		t.byIdentity = make(map[string]int)
+	}
+	if max > 0 && len(t.byID)+t.reserved >= max {
+		return nil, errSessionLimit{limit: max}
+	}
+	if maxPerIdentity > 0 && t.byIdentity[identity] >= maxPerIdentity {
+		return nil, errSessionLimit{limit: maxPerIdentity, perIdentity: true}
+	}
+	t.reserved++
+	t.byIdentity[identity]++
+	var once sync.Once
+	return func(id string) {
+		once.Do(func() {
+			t.mu.Lock()
+			defer t.mu.Unlock()
+			t.reserved--
+			if _, dup := t.byID[id]; id == "" || dup {
+				t.release(identity)
+				return
+			}
+			t.byID[id] = identity
+		})
+	}, nil
 }
 
-// SessionIdentity returns the identity a client session was bound to.
-func (g *Gateway) SessionIdentity(id string) (string, bool) {
-	b := &g.sessions
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	identity, ok := b.byID[id]
+// release gives back one place of identity's. Called with t.mu held.
+func (t *sessionTable) release(identity string) {
+	if t.byIdentity[identity]--; t.byIdentity[identity] <= 0 {
+		delete(t.byIdentity, identity)
+	}
+}
+
+// drop forgets a session that ended.
+func (t *sessionTable) drop(id string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if identity, ok := t.byID[id]; ok {
+		delete(t.byID, id)
+		t.release(identity)
+	}
+}
+
+// owner returns the identity a session was bound to.
+func (t *sessionTable) owner(id string) (string, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	identity, ok := t.byID[id]
 	return identity, ok
 }
 
+// SessionCount is the number of client sessions open.
+func (g *Gateway) SessionCount() int {
+	t := &g.sessions
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.byID)
+}
+
 // watch drops a session's binding when the session ends.
-func (b *sessionBindings) watch(ss *mcp.ServerSession) {
+func (t *sessionTable) watch(ss *mcp.ServerSession) {
 	go func() {
 		_ = ss.Wait()
-		b.mu.Lock()
-		delete(b.byID, ss.ID())
-		b.mu.Unlock()
+		t.drop(ss.ID())
 	}()
 }
 
 // start sweeps, now and then, the bindings of sessions no view serves any
 // more (sessions that ended before they were initialized).
-func (b *sessionBindings) start(g *Gateway) {
-	b.stop = make(chan struct{})
+func (t *sessionTable) start(g *Gateway) {
+	t.stop = make(chan struct{})
 	go func() {
-		t := time.NewTicker(sweepEvery)
-		defer t.Stop()
+		tick := time.NewTicker(sweepEvery)
+		defer tick.Stop()
 		for {
 			select {
-			case <-b.stop:
+			case <-t.stop:
 				return
-			case <-t.C:
+			case <-tick.C:
 			}
 			alive := make(map[string]bool)
 			for _, v := range g.allViews() {
@@ -82,19 +137,20 @@ func (b *sessionBindings) start(g *Gateway) {
 					}
 				}
 			}
-			b.mu.Lock()
-			for id := range b.byID {
+			t.mu.Lock()
+			for id, identity := range t.byID {
 				if !alive[id] {
-					delete(b.byID, id)
+					delete(t.byID, id)
+					t.release(identity)
 				}
 			}
-			b.mu.Unlock()
+			t.mu.Unlock()
 		}
 	}()
 }
 
-func (b *sessionBindings) close() {
-	if b.stop != nil {
-		close(b.stop)
+func (t *sessionTable) close() {
+	if t.stop != nil {
+		close(t.stop)
 	}
 }

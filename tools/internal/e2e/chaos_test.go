@@ -168,7 +168,7 @@ func TestChaos(t *testing.T) {
 	var ids []string
 	for range clients {
 		cs, err := mcp.NewClient(&mcp.Implementation{Name: "chaos"}, nil).Connect(context.Background(),
-			&mcp.StreamableClientTransport{Endpoint: caddy.URL("/mcp")}, nil)
+			&mcp.StreamableClientTransport{Endpoint: caddy.URL("/mcp")}, testenv.SessionOptions())
 		if err != nil {
 			t.Fatal(err)
 		}

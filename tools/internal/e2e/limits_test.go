@@ -43,7 +43,7 @@ func TestClientLimitsAndGarbage(t *testing.T) {
 	url := caddy.URL("/mcp")
 	connect := func() (*mcp.ClientSession, error) {
 		return mcp.NewClient(&mcp.Implementation{Name: "limits"}, nil).Connect(context.Background(),
-			&mcp.StreamableClientTransport{Endpoint: url}, nil)
+			&mcp.StreamableClientTransport{Endpoint: url}, testenv.SessionOptions())
 	}
 	var sessions []*mcp.ClientSession
 	for range 2 {
@@ -116,7 +116,7 @@ func TestIdleSessionTimeout(t *testing.T) {
 	url := caddy.URL("/mcp")
 	connect := func() *mcp.ClientSession {
 		cs, err := mcp.NewClient(&mcp.Implementation{Name: "idle"}, nil).Connect(context.Background(),
-			&mcp.StreamableClientTransport{Endpoint: url, DisableStandaloneSSE: true}, nil)
+			&mcp.StreamableClientTransport{Endpoint: url, DisableStandaloneSSE: true}, testenv.SessionOptions())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -139,7 +139,7 @@ func TestOperations(t *testing.T) {
 	caddy := testenv.StartCaddy(t, operationsCaddyfile(everythingURL, filepath.Join(t.TempDir(), "mem.jsonl")))
 	httpClient := &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "ops"}, nil).Connect(context.Background(),
-		&mcp.StreamableClientTransport{Endpoint: caddy.URL("/mcp"), HTTPClient: httpClient}, nil)
+		&mcp.StreamableClientTransport{Endpoint: caddy.URL("/mcp"), HTTPClient: httpClient}, testenv.SessionOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,7 +26,7 @@ func TestOperatorPage(t *testing.T) {
 	everythingURL, _ := testenv.StartEverythingServer(t)
 	caddy := testenv.StartCaddy(t, operationsCaddyfile(everythingURL, filepath.Join(t.TempDir(), "mem.jsonl")))
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "page"}, nil).Connect(context.Background(),
-		&mcp.StreamableClientTransport{Endpoint: caddy.URL("/mcp")}, nil)
+		&mcp.StreamableClientTransport{Endpoint: caddy.URL("/mcp")}, testenv.SessionOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

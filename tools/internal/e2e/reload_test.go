@@ -76,7 +76,7 @@ func TestReloadUnderLoad(t *testing.T) {
 		httpClient := h2cClient()
 		httpClients = append(httpClients, httpClient)
 		cs, err := mcp.NewClient(&mcp.Implementation{Name: "load"}, nil).Connect(context.Background(),
-			&mcp.StreamableClientTransport{Endpoint: url, HTTPClient: httpClient}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+			&mcp.StreamableClientTransport{Endpoint: url, HTTPClient: httpClient}, testenv.SessionOptions())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -107,7 +107,7 @@ func scaleoutConnect(t *testing.T, url string) (*scaleoutClient, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "scaleout"}, nil).Connect(ctx,
-		&mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: rec}}, nil)
+		&mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: rec}}, testenv.SessionOptions())
 	if err != nil {
 		return nil, err
 	}

@@ -23,7 +23,7 @@ func TestSoakSessions(t *testing.T) {
 	httpClient := &http.Client{Transport: transport}
 	open := func() *mcp.ClientSession {
 		cs, err := mcp.NewClient(&mcp.Implementation{Name: "soak"}, nil).Connect(context.Background(),
-			&mcp.StreamableClientTransport{Endpoint: caddy.URL("/mcp"), HTTPClient: httpClient}, nil)
+			&mcp.StreamableClientTransport{Endpoint: caddy.URL("/mcp"), HTTPClient: httpClient}, testenv.SessionOptions())
 		if err != nil {
 			t.Error(err)
 			return nil

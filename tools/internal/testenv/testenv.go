@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/caddy-mcp/mcp-gateway/tools/internal/procs"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // RepoRoot is the directory holding go.mod.
@@ -265,4 +266,15 @@ func StartCaddyFile(t testing.TB, path string, port int, env ...string) *CaddyIn
 	c.Process = Start(t, c.Dir, append(procs.CaddyEnv(c.Dir), env...), bin, "run", "--config", filepath.Join(RepoRoot(t), path), "--adapter", "caddyfile")
 	WaitPort(t, port, c.Process)
 	return c
+}
+
+// SessionRevision is the newest MCP revision with the initialize handshake
+// and sessions: tests of session behaviour (limits, timeouts, routing by
+// session ID, reloads) connect with it, since the go-sdk client otherwise
+// discovers and speaks the stateless revision.
+const SessionRevision = "2025-11-25"
+
+// SessionOptions makes a go-sdk client connect at SessionRevision.
+func SessionOptions() *mcp.ClientSessionOptions {
+	return &mcp.ClientSessionOptions{ProtocolVersion: SessionRevision}
 }

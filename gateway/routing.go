@@ -1,0 +1,174 @@
+package gateway
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Protocol revisions the edge tells apart.
+const (
+	// StatelessRevision is the first MCP revision without the initialize
+	// handshake and sessions: each request carries its protocol version
+	// and client capabilities in _meta.
+	StatelessRevision = "2026-07-28"
+)
+
+// The routing headers of the stateless revision (SEP-2243): they mirror the
+// JSON-RPC body so that HTTP infrastructure can route, authorise and
+// rate-limit without reading it.
+const (
+	headerProtocolVersion = "Mcp-Protocol-Version"
+	headerMethod          = "Mcp-Method"
+	headerName            = "Mcp-Name"
+	headerSessionID       = "Mcp-Session-Id"
+)
+
+// CodeHeaderMismatch is the JSON-RPC error code for a routing header that
+// disagrees with the body, or a required one that is missing.
+const CodeHeaderMismatch = mcp.CodeHeaderMismatch
+
+// metaProtocolVersion is the _meta key of a request's protocol version.
+const metaProtocolVersion = "io.modelcontextprotocol/protocolVersion"
+
+// message is what the edge reads of a POST body before the SDK does:
+// enough to tell the protocol era and to check the routing headers.
+type message struct {
+	// read: the body is one JSON-RPC request or notification the edge
+	// could read (not a batch, not a response, not malformed). The SDK
+	// answers the others as the protocol says.
+	read   bool
+	id     any
+	method string
+	// name is what Mcp-Name mirrors: a tools/call's or prompts/get's
+	// params.name, a resources/read's params.uri; named says the method
+	// has one.
+	name        string
+	named       bool
+	metaVersion string
+}
+
+// readMessage reads body as one JSON-RPC message.
+func readMessage(body []byte) message {
+	trimmed := bytes.TrimLeft(body, " \t\r\n")
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return message{}
+	}
+	var wire struct {
+		ID     any    `json:"id"`
+		Method string `json:"method"`
+		Params *struct {
+			Name string `json:"name"`
+			URI  string `json:"uri"`
+			Meta struct {
+				ProtocolVersion any `json:"io.modelcontextprotocol/protocolVersion"`
+			} `json:"_meta"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(trimmed, &wire) != nil || wire.Method == "" {
+		return message{}
+	}
+	m := message{read: true, id: wire.ID, method: wire.Method}
+	if wire.Params != nil {
+		m.metaVersion, _ = wire.Params.Meta.ProtocolVersion.(string)
+		switch wire.Method {
+		case "tools/call", "prompts/get":
+			m.name, m.named = wire.Params.Name, true
+		case "resources/read":
+			m.name, m.named = wire.Params.URI, true
+		}
+	}
+	return m
+}
+
+// stateless reports whether a request speaks the stateless revision (or a
+// later one): by its _meta, its version header, or server/discover, which
+// only that revision has.
+func (m message) stateless(h http.Header) bool {
+	return m.method == "server/discover" || m.metaVersion >= StatelessRevision || h.Get(headerProtocolVersion) >= StatelessRevision
+}
+
+// checkRoutingHeaders checks the routing headers against the body, as the
+// stateless revision requires of its requests: Mcp-Protocol-Version equal
+// to the _meta version, Mcp-Method to the method and, for tools/call,
+// prompts/get and resources/read, Mcp-Name to the name or URI; each is
+// required. Requests of earlier revisions need none of them, but any they
+// carry must agree with the body too, so that whatever routed on a header
+// routed on the truth. It returns what is wrong, or "".
+func checkRoutingHeaders(m message, h http.Header) string {
+	if !m.read {
+		return ""
+	}
+	required := h.Get(headerProtocolVersion) >= StatelessRevision
+	if m.metaVersion != "" {
+		switch v := h.Get(headerProtocolVersion); {
+		case v == "" && m.metaVersion >= StatelessRevision:
+			return fmt.Sprintf("the %s header is required: it must repeat the request's _meta %q (%q)", headerProtocolVersion, metaProtocolVersion, m.metaVersion)
+		case v != "" && v != m.metaVersion:
+			return fmt.Sprintf("the %s header %q does not match the request's _meta %q (%q)", headerProtocolVersion, v, metaProtocolVersion, m.metaVersion)
+		}
+	}
+	switch v := h.Get(headerMethod); {
+	case v == "" && required:
+		return fmt.Sprintf("the %s header is required: it must repeat the request's method (%q)", headerMethod, m.method)
+	case v != "" && v != m.method:
+		return fmt.Sprintf("the %s header %q does not match the request's method %q", headerMethod, v, m.method)
+	}
+	if m.named {
+		switch v := h.Get(headerName); {
+		case v == "" && required:
+			return fmt.Sprintf("the %s header is required for %s: it must repeat the request's %s (%q)", headerName, m.method, nameField(m.method), m.name)
+		case v != "" && v != m.name:
+			return fmt.Sprintf("the %s header %q does not match the request's %s %q", headerName, v, nameField(m.method), m.name)
+		}
+	}
+	return ""
+}
+
+// nameField is the params field Mcp-Name mirrors for method.
+func nameField(method string) string {
+	if method == "resources/read" {
+		return "uri"
+	}
+	return "name"
+}
+
+// fillRoutingHeaders sets the routing headers a request of an earlier
+// revision did not send, from its body (already checked to agree with any
+// it did send), so that the embedding server's matchers (an access policy
+// for tools/call, say) see the same headers in both eras.
+func fillRoutingHeaders(m message, h http.Header) {
+	if !m.read {
+		return
+	}
+	if h.Get(headerMethod) == "" {
+		h.Set(headerMethod, m.method)
+	}
+	if m.named && h.Get(headerName) == "" && m.name != "" {
+		h.Set(headerName, m.name)
+	}
+}
+
+// writeJSONRPCError answers a request the edge refuses with a JSON-RPC
+// error, with the request's ID when the edge could read it.
+func writeJSONRPCError(w http.ResponseWriter, status int, id any, code int64, msg string) {
+	rid, err := jsonrpc.MakeID(id)
+	if err != nil {
+		rid = jsonrpc.ID{}
+	}
+	body, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: rid, Error: &jsonrpc.Error{Code: code, Message: msg}})
+	if err != nil {
+		http.Error(w, msg, status)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if status == http.StatusServiceUnavailable || status == http.StatusTooManyRequests {
+		w.Header().Set("Retry-After", "10")
+	}
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
