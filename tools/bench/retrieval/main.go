@@ -205,6 +205,7 @@ func measureCatalog(bins binaries, p catalogRun, servers []*livemcpbench.Server,
 		if err != nil {
 			return nil, fmt.Errorf("task set %s: %v", set.name, err)
 		}
+		fmt.Printf("-- %s: %d tasks (%s)\n", set.name, len(tasks), set.path)
 		m, err := measureSet(session, base, tasks, verbose)
 		if err != nil {
 			return nil, fmt.Errorf("task set %s: %v", set.name, err)
@@ -236,7 +237,6 @@ func measureSet(session *mcp.ClientSession, base *livemcpbench.Baseline, tasks [
 	}
 	mo, mb := retrieval.Evaluate(tasks, ours), retrieval.Evaluate(tasks, plain)
 	sort.Slice(latencies, func(i, j int) bool { return latencies[i] < latencies[j] })
-	fmt.Printf("-- %d tasks\n", len(tasks))
 	fmt.Println(retrieval.Header())
 	fmt.Println(mb.Row("plain BM25"))
 	fmt.Println(mo.Row("gateway discover_tools"))
