@@ -131,7 +131,7 @@ func planRuns(toolsDir string, o options) ([]catalogRun, error) {
 		r := catalogRun{name: o.tools, toolsPath: o.tools}
 		switch {
 		case taskFile:
-			r.sets = []taskSet{{o.tasks, o.tasks}}
+			r.sets = []taskSet{{filepath.Base(o.tasks), o.tasks}}
 		case o.tasks != "":
 			r.sets = []taskSet{{o.tasks, filepath.Join(filepath.Dir(o.tools), "tasks-"+o.tasks+".json")}}
 		default:
@@ -164,7 +164,7 @@ func planRuns(toolsDir string, o options) ([]catalogRun, error) {
 			}
 			r.note = "sealed: measured only with -sealed"
 		case taskFile:
-			r.sets = []taskSet{{o.tasks, o.tasks}}
+			r.sets = []taskSet{{filepath.Base(o.tasks), o.tasks}}
 		case o.tasks != "":
 			if !c.HasTaskSet(o.tasks) {
 				if o.catalogs == "" {
