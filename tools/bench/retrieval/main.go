@@ -1,25 +1,32 @@
-// Command retrieval measures how well discover_tools finds the right tools:
-// it runs labelled tasks through discover_tools over MCP against a real
-// gateway (Caddy built from cmd/caddy, in front of the LiveMCPBench catalog
-// served by examples/catalog-server as 70 HTTP upstreams, all on loopback)
-// and prints Recall@1/3/5/10, Hit@1/3/5, MRR@10 and nDCG@5 next to plain
-// Okapi BM25 (name + description + parameter names) computed in the same
-// run, with the latency of each search over MCP.
+// Command retrieval measures how well discover_tools finds the right tools
+// on every catalog that has labelled requests: for each catalog it starts
+// a real gateway (Caddy built from cmd/caddy, in front of the catalog
+// served by examples/catalog-server as one HTTP upstream per server, all
+// on loopback), runs each of the catalog's task sets through
+// discover_tools over MCP, and prints Recall@1/3/5/10, Hit@1/3/5, MRR@10
+// and nDCG@5 next to plain Okapi BM25 (name + description + parameter
+// names) computed in the same run, with the latency of each search over
+// MCP, then a summary of every catalog and task set. Catalogs without task
+// sets are listed with their size; sealed catalogs (a SEALED file) are
+// skipped unless -sealed is given.
 //
-//	go run ./bench/retrieval                      the development tasks
-//	go run ./bench/retrieval -tasks short         short everyday requests
-//	go run ./bench/retrieval -tasks everyday      requests for 80 random tools, written blind
-//	go run ./bench/retrieval -tasks fresh         short requests for 70 random tools
-//	go run ./bench/retrieval -tasks blind         short requests for 70 tools, never tuned on
-//	go run ./bench/retrieval -tasks calib         short requests for 9360 random tools
+//	go run ./bench/retrieval                      every catalog, every task set
+//	go run ./bench/retrieval -catalog devtools    one catalog (comma-separated for several)
+//	go run ./bench/retrieval -tasks short         one task set, in the catalogs that have it
+//	go run ./bench/retrieval -sealed              the sealed catalogs too
 //	go run ./bench/retrieval -tasks held-out.json -v
+//	                                              a task file, over LiveMCPBench's catalog
+//	                                              (or -catalog's, or -tools')
+//	go run ./bench/retrieval -tools tools.json -tasks tasks.json
+//	                                              any catalog in LiveMCPBench's format
+//
+// LiveMCPBench's task sets: dev, short, everyday, fresh, blind, calib.
 package main
 
 import (
 	"context"
 	"flag"
 	"fmt"
-	"github.com/caddy-mcp/mcp-gateway/internal/retrieval"
 	"log"
 	"os"
 	"path/filepath"
@@ -28,70 +35,238 @@ import (
 	"strings"
 	"time"
 
+	"github.com/caddy-mcp/mcp-gateway/internal/retrieval"
+	"github.com/caddy-mcp/mcp-gateway/tools/internal/catalogs"
 	"github.com/caddy-mcp/mcp-gateway/tools/internal/livemcpbench"
 	"github.com/caddy-mcp/mcp-gateway/tools/internal/procs"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// options are the command's flags.
+type options struct {
+	tasks    string // a task set's name or a task file; "" for every set
+	tools    string // a tools.json to measure instead of the catalogs
+	catalogs string // comma-separated catalog names; "" for every catalog
+	sealed   bool   // measure sealed catalogs too
+	verbose  bool   // list the misses
+}
+
 func main() {
-	var (
-		tasksPath = flag.String("tasks", livemcpbench.DevTasks, `tasks: "dev", "short", "everyday", "fresh", "blind", "calib", or a JSON file in LiveMCPBench's format`)
-		toolsPath = flag.String("tools", "", "a tools.json in LiveMCPBench's format (default: the embedded catalog)")
-		verbose   = flag.Bool("v", false, "list the tasks whose first result is not a gold tool")
-	)
+	var o options
+	flag.StringVar(&o.tasks, "tasks", "", `a task set ("dev", "short", ...: measured in every catalog that has it) or a JSON task file; default every task set`)
+	flag.StringVar(&o.tools, "tools", "", "a tools.json in LiveMCPBench's format to measure instead of the repository's catalogs (its task sets are the tasks-*.json beside it, or -tasks)")
+	flag.StringVar(&o.catalogs, "catalog", "", "the catalogs to measure, comma-separated (default: every catalog that is not sealed)")
+	flag.BoolVar(&o.sealed, "sealed", false, "measure sealed catalogs too (they are never tuned on: measure them only at the start and the end of a change)")
+	flag.BoolVar(&o.verbose, "v", false, "list the tasks whose first result is not a gold tool")
 	flag.Parse()
-	if err := run(*tasksPath, *toolsPath, *verbose); err != nil {
+	if err := run(o); err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(tasksPath, toolsPath string, verbose bool) error {
-	servers, err := livemcpbench.Servers(toolsPath)
+// measurement is one task set measured on one catalog.
+type measurement struct {
+	catalog, set  string
+	tasks         int
+	gateway, bm25 retrieval.Metrics
+}
+
+func run(o options) error {
+	root, err := procs.RepoRoot()
 	if err != nil {
 		return err
 	}
-	tasks, err := livemcpbench.Tasks(tasksPath)
+	plan, err := planRuns(procs.ToolsDir(root), o)
 	if err != nil {
 		return err
 	}
-	session, stop, err := startGateway(toolsPath)
+	bins, err := buildBinaries(root)
 	if err != nil {
 		return err
+	}
+	defer os.RemoveAll(bins.dir)
+
+	var results []measurement
+	for _, p := range plan {
+		servers, err := livemcpbench.Servers(p.toolsPath)
+		if err != nil {
+			return fmt.Errorf("%s: %v", p.name, err)
+		}
+		fmt.Printf("== %s: %d tools in %d domains (%s)\n", p.name, countTools(servers), len(servers), p.toolsPath)
+		if p.note != "" {
+			fmt.Printf("%s\n\n", p.note)
+			continue
+		}
+		if len(p.sets) == 0 {
+			fmt.Printf("no task sets\n\n")
+			continue
+		}
+		ms, err := measureCatalog(bins, p, servers, o.verbose)
+		if err != nil {
+			return fmt.Errorf("%s: %v", p.name, err)
+		}
+		results = append(results, ms...)
+	}
+	printSummary(results)
+	return nil
+}
+
+// catalogRun is what to measure of one catalog.
+type catalogRun struct {
+	name      string
+	toolsPath string
+	sets      []taskSet
+	note      string // if set, why the catalog is not measured
+}
+
+type taskSet struct{ name, path string }
+
+// planRuns decides which catalogs and task sets to measure.
+func planRuns(toolsDir string, o options) ([]catalogRun, error) {
+	taskFile := o.tasks != "" && isFile(o.tasks)
+	if o.tools != "" {
+		if o.catalogs != "" {
+			return nil, fmt.Errorf("-tools and -catalog: give one or the other")
+		}
+		r := catalogRun{name: o.tools, toolsPath: o.tools}
+		switch {
+		case taskFile:
+			r.sets = []taskSet{{filepath.Base(o.tasks), o.tasks}}
+		case o.tasks != "":
+			r.sets = []taskSet{{o.tasks, filepath.Join(filepath.Dir(o.tools), "tasks-"+o.tasks+".json")}}
+		default:
+			files, _ := filepath.Glob(filepath.Join(filepath.Dir(o.tools), "tasks-*.json"))
+			for _, f := range files {
+				r.sets = append(r.sets, taskSet{strings.TrimSuffix(strings.TrimPrefix(filepath.Base(f), "tasks-"), ".json"), f})
+			}
+		}
+		return []catalogRun{r}, nil
+	}
+	all, err := catalogs.All(toolsDir)
+	if err != nil {
+		return nil, err
+	}
+	names := o.catalogs
+	if taskFile && names == "" {
+		names = catalogs.LiveMCPBench
+	}
+	chosen, err := catalogs.Select(all, names, o.sealed)
+	if err != nil {
+		return nil, err
+	}
+	var plan []catalogRun
+	for _, c := range all {
+		r := catalogRun{name: c.Name, toolsPath: c.ToolsPath()}
+		switch {
+		case !slices.Contains(chosen, c):
+			if !c.Sealed || names != "" {
+				continue
+			}
+			r.note = "sealed: measured only with -sealed"
+		case taskFile:
+			r.sets = []taskSet{{filepath.Base(o.tasks), o.tasks}}
+		case o.tasks != "":
+			if !c.HasTaskSet(o.tasks) {
+				if o.catalogs == "" {
+					continue
+				}
+				return nil, fmt.Errorf("catalog %s has no task set %q (it has %v)", c.Name, o.tasks, c.TaskSets)
+			}
+			r.sets = []taskSet{{o.tasks, c.TasksPath(o.tasks)}}
+		default:
+			for _, s := range c.TaskSets {
+				r.sets = append(r.sets, taskSet{s, c.TasksPath(s)})
+			}
+		}
+		plan = append(plan, r)
+	}
+	if o.tasks != "" && !slices.ContainsFunc(plan, func(r catalogRun) bool { return len(r.sets) > 0 }) {
+		return nil, fmt.Errorf("no catalog has task set %q", o.tasks)
+	}
+	return plan, nil
+}
+
+func isFile(s string) bool {
+	return strings.HasSuffix(s, ".json") || strings.ContainsRune(s, os.PathSeparator)
+}
+
+// measureCatalog starts a gateway in front of the catalog and measures
+// each of its task sets.
+func measureCatalog(bins binaries, p catalogRun, servers []*livemcpbench.Server, verbose bool) ([]measurement, error) {
+	session, stop, err := startGateway(bins, p.toolsPath, servers)
+	if err != nil {
+		return nil, err
 	}
 	defer stop()
-
 	base := livemcpbench.NewBaseline(servers)
+	var out []measurement
+	for _, set := range p.sets {
+		tasks, err := livemcpbench.Tasks(set.path)
+		if err != nil {
+			return nil, fmt.Errorf("task set %s: %v", set.name, err)
+		}
+		fmt.Printf("-- %s: %d tasks (%s)\n", set.name, len(tasks), set.path)
+		m, err := measureSet(session, base, tasks, verbose)
+		if err != nil {
+			return nil, fmt.Errorf("task set %s: %v", set.name, err)
+		}
+		m.catalog, m.set = p.name, set.name
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// measureSet runs tasks through the gateway and the baseline and prints
+// their figures.
+func measureSet(session *mcp.ClientSession, base *livemcpbench.Baseline, tasks []livemcpbench.Task, verbose bool) (measurement, error) {
 	ctx := context.Background()
 	var ours, plain [][]string
 	var latencies []time.Duration
 	for _, task := range tasks {
 		start := time.Now()
-		names, err := livemcpbench.Discover(ctx, session, task.Query+" limit:10")
+		refs, err := livemcpbench.DiscoverRefs(ctx, session, task.Query+livemcpbench.RankingQuerySuffix)
 		if err != nil {
-			return err
+			return measurement{}, err
 		}
 		latencies = append(latencies, time.Since(start))
-		ours = append(ours, names)
-		plain = append(plain, base.Rank(task.Query, 10))
+		ours = append(ours, livemcpbench.TaskNames(task, refs))
+		plain = append(plain, livemcpbench.TaskNames(task, base.RankRefs(task.Query, 10)))
+	}
+	if len(tasks) == 0 {
+		return measurement{}, fmt.Errorf("no tasks")
 	}
 	mo, mb := retrieval.Evaluate(tasks, ours), retrieval.Evaluate(tasks, plain)
 	sort.Slice(latencies, func(i, j int) bool { return latencies[i] < latencies[j] })
-	fmt.Printf("%d tasks (%s) over %d tools in %d domains\n\n", len(tasks), tasksPath, countTools(servers), len(servers))
 	fmt.Println(retrieval.Header())
 	fmt.Println(mb.Row("plain BM25"))
 	fmt.Println(mo.Row("gateway discover_tools"))
-	fmt.Printf("\ndiscover_tools over MCP (streamable HTTP through Caddy): median %s, p90 %s, max %s per search\n",
+	fmt.Printf("discover_tools over MCP (streamable HTTP through Caddy): median %s, p90 %s, max %s per search\n\n",
 		latencies[len(latencies)/2].Round(time.Microsecond), latencies[len(latencies)*9/10].Round(time.Microsecond), latencies[len(latencies)-1].Round(time.Microsecond))
 	if verbose {
-		fmt.Println("\ntasks whose first result is not a gold tool:")
+		fmt.Println("tasks whose first result is not a gold tool:")
 		for i, task := range tasks {
 			if len(ours[i]) > 0 && slices.Contains(task.Tools, ours[i][0]) {
 				continue
 			}
 			fmt.Printf("- %q\n  gold %v\n  got  %v\n", task.Query, task.Tools, ours[i][:min(5, len(ours[i]))])
 		}
+		fmt.Println()
 	}
-	return nil
+	return measurement{tasks: len(tasks), gateway: mo, bm25: mb}, nil
+}
+
+// printSummary prints Hit@1/3/5 of every catalog and task set, the
+// gateway's beside plain BM25's.
+func printSummary(results []measurement) {
+	if len(results) == 0 {
+		return
+	}
+	fmt.Println("== summary: Hit@1 / Hit@3 / Hit@5, plain BM25 and the gateway's discover_tools")
+	fmt.Printf("%-14s %-10s %5s   %-20s %-20s %s\n", "catalog", "task set", "tasks", "plain BM25", "discover_tools", "Hit@1 gain")
+	for _, m := range results {
+		fmt.Printf("%-14s %-10s %5d   %.3f %.3f %.3f    %.3f %.3f %.3f    %+.3f\n", m.catalog, m.set, m.tasks,
+			m.bm25.Hit1, m.bm25.Hit3, m.bm25.Hit5, m.gateway.Hit1, m.gateway.Hit3, m.gateway.Hit5, m.gateway.Hit1-m.bm25.Hit1)
+	}
 }
 
 func countTools(servers []*livemcpbench.Server) int {
@@ -100,99 +275,4 @@ func countTools(servers []*livemcpbench.Server) int {
 		n += len(s.Tools)
 	}
 	return n
-}
-
-// startGateway builds and starts the catalog server and Caddy with the
-// gateway in front of it, and connects an MCP client. stop ends them all.
-func startGateway(toolsPath string) (*mcp.ClientSession, func(), error) {
-	root, err := procs.RepoRoot()
-	if err != nil {
-		return nil, nil, err
-	}
-	dir, err := os.MkdirTemp("", "retrieval-bench-")
-	if err != nil {
-		return nil, nil, err
-	}
-	var started []*procs.Process
-	stop := func() {
-		for i := len(started) - 1; i >= 0; i-- {
-			started[i].Stop()
-		}
-		os.RemoveAll(dir)
-	}
-	fail := func(err error) (*mcp.ClientSession, func(), error) {
-		stop()
-		return nil, nil, err
-	}
-	caddyBin, catalogBin := filepath.Join(dir, "caddy"), filepath.Join(dir, "catalog-server")
-	if err := procs.Build(root, "./cmd/caddy", caddyBin); err != nil {
-		return fail(err)
-	}
-	if err := procs.Build(root, "./examples/catalog-server", catalogBin); err != nil {
-		return fail(err)
-	}
-	catalogPort, err1 := procs.FreePort()
-	gatewayPort, err2 := procs.FreePort()
-	if err1 != nil || err2 != nil {
-		return fail(fmt.Errorf("no free port: %v %v", err1, err2))
-	}
-	catalogAddr := fmt.Sprintf("127.0.0.1:%d", catalogPort)
-	args := []string{"-http", catalogAddr}
-	if toolsPath != "" {
-		args = append(args, "-tools", toolsPath)
-	}
-	catalog, err := procs.Start(dir, nil, catalogBin, args...)
-	if err != nil {
-		return fail(err)
-	}
-	started = append(started, catalog)
-	if err := procs.WaitPort(catalogPort, catalog, 30*time.Second); err != nil {
-		return fail(err)
-	}
-	servers, err := livemcpbench.Servers(toolsPath)
-	if err != nil {
-		return fail(err)
-	}
-	caddyfile := livemcpbench.Caddyfile(servers, fmt.Sprintf("127.0.0.1:%d", gatewayPort), catalogAddr, "", "")
-	if err := os.WriteFile(filepath.Join(dir, "Caddyfile"), []byte(caddyfile), 0o644); err != nil {
-		return fail(err)
-	}
-	caddy, err := procs.Start(dir, procs.CaddyEnv(dir), caddyBin, "run", "--config", "Caddyfile", "--adapter", "caddyfile")
-	if err != nil {
-		return fail(err)
-	}
-	started = append(started, caddy)
-	if err := procs.WaitPort(gatewayPort, caddy, 60*time.Second); err != nil {
-		return fail(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	session, err := mcp.NewClient(&mcp.Implementation{Name: "retrieval-bench"}, nil).Connect(ctx,
-		&mcp.StreamableClientTransport{Endpoint: fmt.Sprintf("http://127.0.0.1:%d/", gatewayPort)}, nil)
-	if err != nil {
-		return fail(fmt.Errorf("connecting to the gateway: %v\n%s", err, procs.Tail(caddy.Output(), 4000)))
-	}
-	// Wait until every upstream is in the catalog.
-	if err := waitForDomains(session, len(servers)); err != nil {
-		return fail(err)
-	}
-	return session, func() { session.Close(); stop() }, nil
-}
-
-func waitForDomains(session *mcp.ClientSession, want int) error {
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		res, err := session.CallTool(context.Background(), &mcp.CallToolParams{Name: "discover_tools", Arguments: map[string]any{}})
-		if err != nil {
-			return err
-		}
-		text := res.Content[0].(*mcp.TextContent).Text
-		if !strings.Contains(text, `"status"`) && strings.Count(text, `"tool_count"`) == want {
-			return nil
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("the gateway's upstreams are not all ready after 60s: %s", procs.Tail(text, 2000))
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
 }

@@ -1,14 +1,17 @@
-// Command catalog-server serves the LiveMCPBench catalog (70 real MCP
-// servers, 527 tools) as MCP upstreams whose tools answer with canned text,
-// for benchmarks and demos of the gateway at a realistic size.
+// Command catalog-server serves a catalog of real MCP tool definitions
+// (by default LiveMCPBench's: 70 servers, 527 tools) as MCP upstreams whose
+// tools answer with canned text, for benchmarks and demos of the gateway at
+// a realistic size.
 //
 //	catalog-server -http 127.0.0.1:9200        every server at /<domain>/mcp (streamable HTTP)
 //	catalog-server -stdio yahoo-finance        one server over stdio
 //	catalog-server -caddyfile -http 127.0.0.1:9200 -listen :8080
 //	                                           a Caddyfile for a gateway in front of them all
 //	catalog-server -list                       the domains, one per line
+//	catalog-server -catalogs                   the repository's catalogs and their sizes
 //
-// -tools reads another catalog in the same format instead of the embedded one.
+// -catalog NAME serves another of the repository's catalogs (run from
+// inside the repository), and -tools any tools.json in the same format.
 package main
 
 import (
@@ -31,8 +34,26 @@ func main() {
 		listen    = flag.String("listen", "127.0.0.1:8080", "with -caddyfile: the gateway's address")
 		list      = flag.Bool("list", false, "print the domains")
 		toolsPath = flag.String("tools", "", "a tools.json in LiveMCPBench's format (default: the embedded catalog)")
+		catalog   = flag.String("catalog", "", "serve the repository's catalog of this name (-catalogs lists them) instead of the embedded one")
+		listAll   = flag.Bool("catalogs", false, "list the repository's catalogs with their sizes and task sets")
 	)
 	flag.Parse()
+	if *listAll {
+		if err := listCatalogs(os.Stdout); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
+	if *catalog != "" {
+		if *toolsPath != "" {
+			log.Fatal("-catalog and -tools: give one or the other")
+		}
+		c, err := findCatalog(*catalog)
+		if err != nil {
+			log.Fatal(err)
+		}
+		*toolsPath = c.ToolsPath()
+	}
 	servers, err := livemcpbench.Servers(*toolsPath)
 	if err != nil {
 		log.Fatal(err)

@@ -55,6 +55,24 @@ func TestCatalogServer(t *testing.T) {
 		cs.Close()
 	}
 
+	// Another of the repository's catalogs, by name.
+	byName, err := client.Connect(ctx, &mcp.CommandTransport{Command: exec.Command(bin, "-catalog", "devtools", "-stdio", "github")}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools, err = byName.ListTools(ctx, nil)
+	byName.Close()
+	if err != nil || len(tools.Tools) != 86 {
+		t.Errorf("devtools' github over stdio lists %d tools (%v), want 86", len(tools.Tools), err)
+	}
+	listing, err := exec.Command(bin, "-catalogs").Output()
+	if err != nil || !strings.Contains(string(listing), "livemcpbench: 70 servers, 527 tools") || !strings.Contains(string(listing), "devtools: 7 servers, 253 tools, no task sets") {
+		t.Errorf("-catalogs printed %q (%v)", listing, err)
+	}
+	if out, err := exec.Command(bin, "-catalog", "nope", "-list").CombinedOutput(); err == nil || !strings.Contains(string(out), "no catalog \"nope\"") {
+		t.Errorf("-catalog nope: %q (%v), want an error naming the catalogs", out, err)
+	}
+
 	out, err := exec.Command(bin, "-caddyfile", "-http", "127.0.0.1:9200").Output()
 	if err != nil || strings.Count(string(out), "upstream ") != 70 || !strings.Contains(string(out), "upstream filesystem http://127.0.0.1:9200/filesystem/mcp") {
 		t.Errorf("-caddyfile printed:\n%s", out)

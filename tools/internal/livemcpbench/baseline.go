@@ -12,7 +12,7 @@ import (
 // tokens and nothing else: the reference the gateway's search is measured
 // against.
 type Baseline struct {
-	names    []string
+	tools    []ToolRef
 	postings map[string]map[int]int
 	docLen   []int
 	avgLen   float64
@@ -24,8 +24,8 @@ func NewBaseline(servers []*Server) *Baseline {
 	total := 0
 	for _, s := range servers {
 		for _, t := range s.Tools {
-			doc := len(b.names)
-			b.names = append(b.names, t.Name)
+			doc := len(b.tools)
+			b.tools = append(b.tools, ToolRef{Domain: s.Domain, Name: t.Name})
 			text := t.Name + " " + t.Description + " " + strings.Join(paramNames(t.InputSchema), " ")
 			toks := baselineTokens(text)
 			for _, tok := range toks {
@@ -38,15 +38,24 @@ func NewBaseline(servers []*Server) *Baseline {
 			total += len(toks)
 		}
 	}
-	b.avgLen = float64(total) / float64(max(len(b.names), 1))
+	b.avgLen = float64(total) / float64(max(len(b.tools), 1))
 	return b
 }
 
 // Rank returns the names of the top k tools for query.
 func (b *Baseline) Rank(query string, k int) []string {
+	var names []string
+	for _, r := range b.RankRefs(query, k) {
+		names = append(names, r.Name)
+	}
+	return names
+}
+
+// RankRefs returns the top k tools for query.
+func (b *Baseline) RankRefs(query string, k int) []ToolRef {
 	const k1, bb = 1.2, 0.75
 	scores := make(map[int]float64)
-	n := float64(len(b.names))
+	n := float64(len(b.tools))
 	for _, tok := range baselineTokens(query) {
 		ps := b.postings[tok]
 		if len(ps) == 0 {
@@ -68,9 +77,9 @@ func (b *Baseline) Rank(query string, k int) []string {
 		}
 		return docs[i] < docs[j]
 	})
-	var out []string
+	var out []ToolRef
 	for _, d := range docs[:min(k, len(docs))] {
-		out = append(out, b.names[d])
+		out = append(out, b.tools[d])
 	}
 	return out
 }

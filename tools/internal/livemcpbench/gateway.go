@@ -69,9 +69,27 @@ func (ip *InProcess) Close() {
 	}
 }
 
+// RankingQuerySuffix, appended to a request, asks discover_tools for ten
+// results: the rankings the retrieval figures are computed on.
+const RankingQuerySuffix = " limit:10"
+
 // Discover runs discover_tools with query over session and returns the
 // bare tool names of the results, best first.
 func Discover(ctx context.Context, session *mcp.ClientSession, query string) ([]string, error) {
+	refs, err := DiscoverRefs(ctx, session, query)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(refs))
+	for i, r := range refs {
+		names[i] = r.Name
+	}
+	return names, nil
+}
+
+// DiscoverRefs runs discover_tools with query over session and returns the
+// results' domains and bare tool names, best first.
+func DiscoverRefs(ctx context.Context, session *mcp.ClientSession, query string) ([]ToolRef, error) {
 	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: gateway.DiscoverToolsName, Arguments: map[string]any{"query": query}})
 	if err != nil {
 		return nil, err
@@ -94,9 +112,9 @@ func Discover(ctx context.Context, session *mcp.ClientSession, query string) ([]
 	if err := json.Unmarshal([]byte(text), &out); err != nil {
 		return nil, fmt.Errorf("discover_tools(%q): %v", query, err)
 	}
-	names := make([]string, len(out.Results))
+	refs := make([]ToolRef, len(out.Results))
 	for i, r := range out.Results {
-		names[i] = strings.TrimPrefix(r.Name, r.Domain+".")
+		refs[i] = ToolRef{Domain: r.Domain, Name: strings.TrimPrefix(r.Name, r.Domain+".")}
 	}
-	return names, nil
+	return refs, nil
 }
