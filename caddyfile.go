@@ -40,6 +40,7 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 //		max_sessions <n>|off
 //		max_sessions_per_identity <n>
 //		identity <placeholder>
+//		state_secret <secret>
 //		log_values
 //		session_id_prefix <text>
 //		allowed_hosts <host...>
@@ -177,6 +178,10 @@ func (h *Handler) unmarshal(d *caddyfile.Dispenser, helper *httpcaddyfile.Helper
 			if !strings.Contains(h.Identity, "{") {
 				return d.Errf("identity takes a placeholder that names the caller, e.g. {http.auth.user.id} or {http.request.header.X-Auth-User}; %q is the same for every request", h.Identity)
 			}
+		case "state_secret":
+			if err := singleArg(d, &h.StateSecret); err != nil {
+				return err
+			}
 		case "description_check":
 			if err := singleArg(d, &h.DescriptionCheck); err != nil {
 				return err
@@ -245,7 +250,7 @@ func (h *Handler) unmarshal(d *caddyfile.Dispenser, helper *httpcaddyfile.Helper
 				return fmt.Errorf("%v, at %s:%d", err, file, line)
 			}
 		default:
-			return d.Errf("unknown mcp_gateway option %q; options are name, mode, pin, instructions, session_timeout, stateless, max_request_body, max_result_size, max_sessions, max_sessions_per_identity, identity, log_values, session_id_prefix, allowed_hosts, allowed_origins, access, description_check and upstream", d.Val())
+			return d.Errf("unknown mcp_gateway option %q; options are name, mode, pin, instructions, session_timeout, stateless, max_request_body, max_result_size, max_sessions, max_sessions_per_identity, identity, state_secret, log_values, session_id_prefix, allowed_hosts, allowed_origins, access, description_check and upstream", d.Val())
 		}
 	}
 	if len(h.Pin) > 0 && h.EffectiveMode() != gateway.ModeHybrid {

@@ -97,6 +97,15 @@ type Handler struct {
 	// every place MaxSessions allows. Zero means no bound of its own.
 	MaxSessionsPerIdentity int `json:"max_sessions_per_identity,omitempty"`
 
+	// StateSecret signs the request states the gateway hands clients of
+	// the stateless revision when an upstream asks them something (multi
+	// round-trip requests). Instances behind one balancer that may answer
+	// each other's retries need the same one; without it each instance
+	// signs with a random key of its own, so a retry must return to the
+	// instance that issued its state. Use a placeholder such as
+	// {env.MCP_STATE_SECRET}, so that the secret is not in the config.
+	StateSecret string `json:"state_secret,omitempty"`
+
 	// Identity names, with a Caddy placeholder, who a request comes from:
 	// sessions and multi round-trip request state are bound to it (with
 	// the request's access policy), per-identity limits count by it, and
@@ -197,7 +206,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	}
 	opts := gateway.Options{Logger: h.logger, SDKLogger: h.sdkLogger, Stateless: h.Stateless, Access: h.accessRules(),
 		Observer: metricsObserver{gateway: h.name()}, LogValues: h.LogValues,
-		SessionIDPrefix: repl.ReplaceKnown(h.SessionIDPrefix, "")}
+		SessionIDPrefix: repl.ReplaceKnown(h.SessionIDPrefix, ""), StateSecret: repl.ReplaceKnown(h.StateSecret, "")}
 	if err := h.attach(ctx, cfg, ups, opts); err != nil {
 		return err
 	}

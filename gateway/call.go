@@ -14,10 +14,11 @@ import (
 // execute_tool or of a passthrough tool), in full duplex: through the
 // client's own upstream session for a per_client upstream; with the
 // client's progress token honoured (the upstream call gets a token of its
-// own, mapped back); with the client's _meta passed on; and cancelled when
-// the client cancels.
+// own, mapped back); with the client's _meta passed on; with the
+// upstream's questions carried to the client and its answers back (see
+// mrtr.go); and cancelled when the client cancels.
 func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, t *Tool, arguments json.RawMessage) (*mcp.CallToolResult, error) {
-	u, relay := g.upstreamFor(req.Session, t.Domain)
+	u, relay := g.upstreamFor(req, t.Domain)
 	if relay != nil {
 		defer relay.track(ctx)()
 	}
@@ -37,6 +38,11 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, t *Too
 		}
 	}
 	params := &mcp.CallToolParams{Meta: forwardedMeta(req.Params.Meta), Name: t.UpstreamName, Arguments: arguments}
+	x := g.exchange(req, req.ClientCapabilities(), req.ProtocolVersion(), "tools/call", t.Domain.Name, t.UpstreamName)
+	answers, state, err := x.prepare(u, &params.Meta, req.Params.RequestState, req.Params.InputResponses)
+	if err != nil {
+		return nil, err
+	}
 	if onProgress != nil && relay != nil {
 		// The client's own upstream session can carry the client's own
 		// token: nobody else's calls share it. (Set in _meta directly: the
@@ -46,7 +52,11 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, t *Too
 		}
 		params.Meta["progressToken"] = req.Params.GetProgressToken()
 	}
-	res, err := u.CallTool(ctx, params, onProgress)
+	res, err := follow(ctx, x, answers, state, func(answers mcp.InputResponseMap, state string) (*mcp.CallToolResult, error) {
+		p := *params
+		p.InputResponses, p.RequestState = answers, state
+		return u.CallTool(ctx, &p, onProgress)
+	})
 	if err == nil && truncateResult(res, t.Name, g.current().cfg.ResultLimit()) {
 		g.logger.Warn("tool result over max_result_size cut short", zap.String("tool", t.Name), zap.Any("original_bytes", res.Meta[TruncatedMetaKey]))
 	}

@@ -41,13 +41,16 @@ type clientUpstream struct {
 	key      string // the connection it was made for
 }
 
-// upstreamFor returns the upstream session a client's call to domain d
+// upstreamFor returns the upstream session a client's request to domain d
 // goes through: the client's own for a per_client upstream (with the relay
-// that connects it to the client), else the shared one.
-func (g *Gateway) upstreamFor(ss *mcp.ServerSession, d *Domain) (*Upstream, *Relay) {
+// that connects it to the client), else the shared one. A request of the
+// stateless revision has no session to own one: it goes through the shared
+// one, where an upstream of that revision asks its questions in results.
+func (g *Gateway) upstreamFor(req mcp.Request, d *Domain) (*Upstream, *Relay) {
 	s := g.current()
 	cfg := s.byName[d.Name]
-	if ss == nil || cfg == nil || cfg.Session != SessionPerClient || s.stateless {
+	ss, _ := req.GetSession().(*mcp.ServerSession)
+	if ss == nil || cfg == nil || cfg.Session != SessionPerClient || s.stateless || requestVersion(req) >= StatelessRevision {
 		return d.upstream, nil
 	}
 	state := g.clientState(ss)
@@ -73,6 +76,14 @@ func (g *Gateway) upstreamFor(ss *mcp.ServerSession, d *Domain) (*Upstream, *Rel
 	u.OnResourceUpdated(g.resourceUpdated)
 	state.upstreams[d.Name] = &clientUpstream{upstream: u, relay: relay, key: cfg.Connection.Key()}
 	return u, relay
+}
+
+// requestVersion is the protocol revision a request speaks.
+func requestVersion(req mcp.Request) string {
+	if r, ok := req.(interface{ ProtocolVersion() string }); ok {
+		return r.ProtocolVersion()
+	}
+	return ""
 }
 
 // clientState returns the state of a client session, creating it (and a

@@ -41,6 +41,7 @@ type Gateway struct {
 	flagged   map[string]bool // tools whose description was reported, under rebuildMu
 
 	clients  clientSessions
+	states   atomic.Pointer[stateKey] // signs request states (requeststate.go)
 	sessions sessionTable
 	callers  callers
 	misses   searchMisses
@@ -86,10 +87,17 @@ type Options struct {
 	// how it ended are logged.
 	LogValues bool
 	// SessionIDPrefix starts every new client session's ID (then 128
-	// random bits), so that a load balancer in front of several gateway
-	// instances can send a session's requests to the instance that has
-	// it. It must be visible ASCII (see ValidSessionIDPrefix).
+	// random bits), and every request state the gateway hands a client,
+	// so that a load balancer in front of several gateway instances can
+	// send a session's requests, or a retry, to the instance that has it.
+	// It must be visible ASCII (see ValidSessionIDPrefix).
 	SessionIDPrefix string
+	// StateSecret signs the request states of multi round-trip requests.
+	// Instances behind one balancer that may answer each other's retries
+	// share one; without it, each gateway signs with a random key of its
+	// own, so a retry must return to the instance that issued its state
+	// (and a restart voids the states in flight).
+	StateSecret string
 }
 
 // ValidSessionIDPrefix checks a SessionIDPrefix: MCP session IDs are
@@ -164,6 +172,13 @@ func (g *Gateway) Update(cfg Config, upstreams []*Upstream, opts Options) error 
 	}
 	g.updateMu.Lock()
 	defer g.updateMu.Unlock()
+	if opts.StateSecret != "" {
+		k := newStateKey(opts.StateSecret)
+		g.states.Store(&k)
+	} else if g.states.Load() == nil {
+		random := newStateKey("")
+		g.states.Store(&random)
+	}
 	s := &setup{
 		cfg:       cfg,
 		stateless: opts.Stateless,
@@ -209,6 +224,9 @@ func (g *Gateway) Update(cfg Config, upstreams []*Upstream, opts Options) error 
 	go g.watchStartup(s)
 	return nil
 }
+
+// stateKey is the key request states are signed with.
+func (g *Gateway) stateKey() stateKey { return *g.states.Load() }
 
 // current is the configuration in force.
 func (g *Gateway) current() *setup { return g.setup.Load() }

@@ -308,7 +308,7 @@ func (v *view) passthroughTool(name string) mcp.ToolHandler {
 		case errors.As(err, &busy):
 			return errorResult(ErrBusy, busyMessage(t, busy)), nil
 		case err != nil:
-			return nil, err
+			return nil, upstreamAnswer(err)
 		}
 		if res.Content == nil {
 			res.Content = []mcp.Content{}
@@ -323,15 +323,71 @@ func (v *view) readResource(ctx context.Context, req *mcp.ReadResourceRequest) (
 	v.g.AwaitStartup(ctx)
 	domain, ok := v.exposed.routes.Load().domainOf(req.Params.URI)
 	if !ok {
-		return nil, &jsonrpc.Error{Code: codeResourceNotFound, Message: fmt.Sprintf("resource %q not found", req.Params.URI)}
+		return nil, resourceNotFound(req.ProtocolVersion(), req.Params.URI)
 	}
-	u, err := v.domainUpstream(req.Session, domain)
+	u, err := v.domainUpstream(req, domain)
 	if err != nil {
 		return nil, err
 	}
 	params := *req.Params
 	params.Meta = forwardedMeta(params.Meta)
-	return u.ReadResource(v.g.callContext(ctx, req.Extra, v.g.current().byName[domain]), &params)
+	x := v.g.exchange(req, req.ClientCapabilities(), req.ProtocolVersion(), "resources/read", domain, params.URI)
+	answers, state, err := x.prepare(u, &params.Meta, req.Params.RequestState, req.Params.InputResponses)
+	if err != nil {
+		return nil, err
+	}
+	ctx = v.g.callContext(ctx, req.Extra, v.g.current().byName[domain])
+	res, err := follow(ctx, x, answers, state, func(answers mcp.InputResponseMap, state string) (*mcp.ReadResourceResult, error) {
+		p := params
+		p.InputResponses, p.RequestState = answers, state
+		return u.ReadResource(ctx, &p)
+	})
+	return res, upstreamAnswer(err)
+}
+
+// upstreamAnswer returns, for an error that holds a JSON-RPC error the
+// upstream answered with, that error as the upstream sent it (code,
+// message and data: the SDK would otherwise keep only the code, under its
+// own message), so that a passthrough client reads what the server said;
+// any other error as it is.
+func upstreamAnswer(err error) error {
+	if wire := answeredError(err); wire != nil {
+		answer := *wire
+		return &answer
+	}
+	return err
+}
+
+// answeredError finds, depth first, a JSON-RPC error in err's tree that the
+// upstream answered with (see peerAnswered), or nil.
+func answeredError(err error) *jsonrpc.Error {
+	if wire, ok := err.(*jsonrpc.Error); ok && wire.Code != codeRejectedByTransport {
+		return wire
+	}
+	switch e := err.(type) {
+	case interface{ Unwrap() error }:
+		if inner := e.Unwrap(); inner != nil {
+			return answeredError(inner)
+		}
+	case interface{ Unwrap() []error }:
+		for _, inner := range e.Unwrap() {
+			if wire := answeredError(inner); wire != nil {
+				return wire
+			}
+		}
+	}
+	return nil
+}
+
+// resourceNotFound is the error for an unknown resource URI, with each
+// revision's code: -32602 from 2026-07-28 (SEP-2164), -32002 before.
+func resourceNotFound(version, uri string) error {
+	code := int64(jsonrpc.CodeInvalidParams)
+	if version != "" && version < StatelessRevision {
+		code = codeResourceNotFoundBefore2026
+	}
+	data, _ := json.Marshal(map[string]string{"uri": uri})
+	return &jsonrpc.Error{Code: code, Message: fmt.Sprintf("resource %q not found", uri), Data: data}
 }
 
 // passthroughPrompt is the handler of an exposed prompt.
@@ -342,13 +398,24 @@ func (v *view) passthroughPrompt(name string) mcp.PromptHandler {
 		if !ok {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown prompt %q", name)}
 		}
-		u, err := v.domainUpstream(req.Session, route.domain)
+		u, err := v.domainUpstream(req, route.domain)
 		if err != nil {
 			return nil, err
 		}
 		params := *req.Params
 		params.Name, params.Meta = route.name, forwardedMeta(params.Meta)
-		return u.GetPrompt(v.g.callContext(ctx, req.Extra, v.g.current().byName[route.domain]), &params)
+		x := v.g.exchange(req, req.ClientCapabilities(), req.ProtocolVersion(), "prompts/get", route.domain, route.name)
+		answers, state, err := x.prepare(u, &params.Meta, req.Params.RequestState, req.Params.InputResponses)
+		if err != nil {
+			return nil, err
+		}
+		ctx = v.g.callContext(ctx, req.Extra, v.g.current().byName[route.domain])
+		res, err := follow(ctx, x, answers, state, func(answers mcp.InputResponseMap, state string) (*mcp.GetPromptResult, error) {
+			p := params
+			p.InputResponses, p.RequestState = answers, state
+			return u.GetPrompt(ctx, &p)
+		})
+		return res, upstreamAnswer(err)
 	}
 }
 
@@ -387,30 +454,31 @@ func (v *view) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.Com
 	default:
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown reference type %q", ref.Type)}
 	}
-	u, err := v.domainUpstream(req.Session, domain)
+	u, err := v.domainUpstream(req, domain)
 	if err != nil {
 		return nil, err
 	}
-	return u.Complete(v.g.callContext(ctx, req.Extra, v.g.current().byName[domain]), &params)
+	res, err := u.Complete(v.g.callContext(ctx, req.Extra, v.g.current().byName[domain]), &params)
+	return res, upstreamAnswer(err)
 }
 
 // subscribe subscribes the client to a resource's updates upstream. On a
 // shared upstream session, subscriptions are counted per URI so that one
 // client unsubscribing does not end another's.
 func (v *view) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error {
-	return v.changeSubscription(ctx, req.Session, req.Params.URI, +1)
+	return v.changeSubscription(ctx, req, req.Params.URI, +1)
 }
 
 func (v *view) unsubscribe(ctx context.Context, req *mcp.UnsubscribeRequest) error {
-	return v.changeSubscription(ctx, req.Session, req.Params.URI, -1)
+	return v.changeSubscription(ctx, req, req.Params.URI, -1)
 }
 
-func (v *view) changeSubscription(ctx context.Context, ss *mcp.ServerSession, uri string, delta int) error {
+func (v *view) changeSubscription(ctx context.Context, req mcp.Request, uri string, delta int) error {
 	domain, ok := v.exposed.routes.Load().domainOf(uri)
 	if !ok {
 		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown resource %q", uri)}
 	}
-	u, err := v.domainUpstream(ss, domain)
+	u, err := v.domainUpstream(req, domain)
 	if err != nil {
 		return err
 	}
@@ -471,16 +539,17 @@ func (r *routes) domainOf(uri string) (string, bool) {
 	return "", false
 }
 
-// codeResourceNotFound is MCP's error code for an unknown resource.
-const codeResourceNotFound = -32002
+// codeResourceNotFoundBefore2026 is the error code for an unknown resource
+// in the revisions before 2026-07-28.
+const codeResourceNotFoundBefore2026 = -32002
 
 // domainUpstream is the upstream session a client's request to a domain
 // goes through (its own, for a per_client upstream).
-func (v *view) domainUpstream(ss *mcp.ServerSession, domain string) (*Upstream, error) {
+func (v *view) domainUpstream(req mcp.Request, domain string) (*Upstream, error) {
 	d := v.Catalog().Domain(domain)
 	if d == nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("upstream %q is gone", domain)}
 	}
-	u, _ := v.g.upstreamFor(ss, d)
+	u, _ := v.g.upstreamFor(req, d)
 	return u, nil
 }

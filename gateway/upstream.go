@@ -13,11 +13,6 @@ import (
 	"go.uber.org/zap"
 )
 
-// upstreamProtocolVersion is the version the gateway asks upstreams for.
-// Pinning it skips the SDK's discovery round trip; servers that speak only
-// an older version negotiate down from it.
-const upstreamProtocolVersion = "2025-11-25"
-
 // Reconnect backoff bounds.
 const (
 	minBackoff = 500 * time.Millisecond
@@ -179,6 +174,8 @@ func NewUpstream(conn Connection, opts UpstreamOptions) *Upstream {
 	u.client = mcp.NewClient(&mcp.Implementation{Name: "caddy-mcp-gateway", Version: Version}, u.clientOptions())
 	if opts.Relay != nil {
 		opts.Relay.install(u.client)
+	} else if opts.Discovery {
+		u.client.AddReceivingMiddleware(refuseSharedQuestions)
 	}
 	u.client.AddReceivingMiddleware(recoverPanics(u.logger), u.countNotifications)
 	if !opts.Deferred {
@@ -209,6 +206,10 @@ func (u *Upstream) clientOptions() *mcp.ClientOptions {
 	opts := &mcp.ClientOptions{
 		Capabilities:                &mcp.ClientCapabilities{},
 		ProgressNotificationHandler: u.routeProgress,
+		// An upstream's input_required result (a question for the client
+		// in the stateless revision) comes back to the gateway's call,
+		// which hands it to the calling client (see mrtr.go).
+		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
 		ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
 			u.mu.Lock()
 			subs := make([]func(*mcp.ResourceUpdatedNotificationParams), 0, len(u.updates))
@@ -228,11 +229,26 @@ func (u *Upstream) clientOptions() *mcp.ClientOptions {
 		opts.ToolListChangedHandler = func(context.Context, *mcp.ToolListChangedRequest) { signal() }
 		opts.PromptListChangedHandler = func(context.Context, *mcp.PromptListChangedRequest) { signal() }
 		opts.ResourceListChangedHandler = func(context.Context, *mcp.ResourceListChangedRequest) { signal() }
+		declareRelayable(opts)
 	}
 	if u.opts.Relay != nil {
 		u.opts.Relay.configure(opts)
 	}
 	return opts
+}
+
+// ProtocolVersion is the revision the current session speaks, or "" when
+// there is none.
+func (u *Upstream) ProtocolVersion() string {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.session == nil {
+		return ""
+	}
+	if init := u.session.InitializeResult(); init != nil {
+		return init.ProtocolVersion
+	}
+	return ""
 }
 
 // Status returns a snapshot of the connection.
@@ -410,7 +426,10 @@ func (u *Upstream) serveOnce() (connected bool, err error) {
 	sessionCtx, endSession := context.WithCancel(u.ctx)
 	defer endSession()
 	connectTimer := time.AfterFunc(u.conn.CallTimeout(), endSession)
-	session, err := u.client.Connect(sessionCtx, transport, &mcp.ClientSessionOptions{ProtocolVersion: upstreamProtocolVersion})
+	// The SDK's client asks with server/discover for the newest revision
+	// both sides speak, and falls back to the initialize handshake for a
+	// server that predates it.
+	session, err := u.client.Connect(sessionCtx, transport, nil)
 	if !connectTimer.Stop() && err == nil {
 		session.Close()
 		err = fmt.Errorf("no answer within %s", u.conn.CallTimeout())

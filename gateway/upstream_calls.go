@@ -327,17 +327,5 @@ func peerAnswered(err error) bool {
 	if errors.As(err, &wire) && wire.Code != codeRejectedByTransport {
 		return true
 	}
-	switch e := err.(type) {
-	case interface{ Unwrap() error }:
-		if inner := e.Unwrap(); inner != nil {
-			return peerAnswered(inner)
-		}
-	case interface{ Unwrap() []error }:
-		for _, inner := range e.Unwrap() {
-			if peerAnswered(inner) {
-				return true
-			}
-		}
-	}
-	return false
+	return answeredError(err) != nil
 }

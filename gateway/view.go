@@ -3,9 +3,12 @@ package gateway
 import (
 	"context"
 	"crypto/rand"
+	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -64,6 +67,7 @@ func (v *view) ensureServer(s *setup) {
 	vs.server.AddReceivingMiddleware(recoverPanics(v.g.logger), v.g.relayLogLevel)
 	vs.server.AddSendingMiddleware(sendVerbatimSchema)
 	if mode != ModePassthrough {
+		vs.server.AddReceivingMiddleware(toolsOnly)
 		tools := metaTools()
 		handlers := []mcp.ToolHandler{v.discoverTools, v.getToolSchema, v.executeTool}
 		for i, t := range tools {
@@ -71,6 +75,19 @@ func (v *view) ensureServer(s *setup) {
 		}
 	}
 	v.servers = append(v.servers, vs)
+}
+
+// toolsOnly is receiving middleware for a server that offers tools and
+// nothing else (meta and hybrid mode): the methods of prompts, resources
+// and completions are answered as methods the server does not have, as its
+// capabilities say.
+func toolsOnly(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if strings.HasPrefix(method, "prompts/") || strings.HasPrefix(method, "resources/") || method == "completion/complete" {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: fmt.Sprintf("method %q not found: this gateway offers tools only (mode meta or hybrid)", method)}
+		}
+		return next(ctx, method, req)
+	}
 }
 
 // newSessionServer is the server new sessions go to.
@@ -144,6 +161,7 @@ func (v *view) serverOptions(mode, instructions, sessionIDPrefix string) *mcp.Se
 	if sessionIDPrefix != "" {
 		opts.GetSessionID = func() string { return sessionIDPrefix + rand.Text() }
 	}
+	opts.SetCacheable = v.cacheHints(mode)
 	if mode == ModePassthrough {
 		opts.Capabilities = &mcp.ServerCapabilities{
 			Logging:   &mcp.LoggingCapabilities{},

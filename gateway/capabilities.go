@@ -1,0 +1,117 @@
+package gateway
+
+import (
+	"context"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// metaClientCapabilities is the _meta key under which a request of the
+// stateless revision states its client's capabilities.
+const metaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
+
+// relayableCapabilities are the client capabilities the gateway can relay
+// from an upstream to the client that called it: sampling, elicitation
+// (form and URL) and roots. A discovery connection declares them all, so
+// that the catalog holds the tools an upstream offers only to clients that
+// have them; each call then states the calling client's own (see
+// callerCapabilities), and a client that lacks one an upstream asks for
+// gets a clear error.
+func relayableCapabilities() *mcp.ClientCapabilities {
+	return &mcp.ClientCapabilities{
+		Sampling:    &mcp.SamplingCapabilities{},
+		Elicitation: &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}, URL: &mcp.URLElicitationCapabilities{}},
+		RootsV2:     &mcp.RootCapabilities{},
+	}
+}
+
+// callerCapabilities are the capabilities of the client behind a request,
+// as far as the gateway can relay them: none for a client the gateway
+// serves without a session of the earlier revisions (it cannot be asked).
+func callerCapabilities(caps *mcp.ClientCapabilities, canAsk bool) *mcp.ClientCapabilities {
+	out := &mcp.ClientCapabilities{}
+	if caps == nil || !canAsk {
+		return out
+	}
+	out.Sampling = caps.Sampling
+	out.Elicitation = caps.Elicitation
+	out.RootsV2 = caps.RootsV2
+	if out.RootsV2 == nil && caps.Roots.ListChanged {
+		out.RootsV2 = &mcp.RootCapabilities{ListChanged: true}
+	}
+	return out
+}
+
+// declareRelayable makes a discovery connection's client declare the
+// relayable capabilities. On a session of the stateless revision the
+// upstream asks its questions as input_required results, which every call
+// hands to its own client (mrtr.go); on a session of an earlier revision it
+// asks with requests of its own on the session, which only a client's own
+// upstream session (session per_client) can relay: this shared one answers
+// them with an error saying so.
+func declareRelayable(opts *mcp.ClientOptions) {
+	opts.Capabilities = relayableCapabilities()
+}
+
+// refuseSharedQuestions is receiving middleware for a shared upstream
+// session: an upstream's sampling, elicitation or roots request on it
+// cannot be told apart by the client it is for, so it is refused, with
+// the remedy.
+func refuseSharedQuestions(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		switch method {
+		case "sampling/createMessage", "elicitation/create", "roots/list":
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "caddy-mcp-gateway cannot relay " + method +
+				" on the session it shares among its clients; its operator can set `session per_client` on this upstream " +
+				"to relay such requests to the client that called"}
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// capabilitiesMeta is caps as the stateless revision states them in a
+// request's _meta (roots under "roots").
+func capabilitiesMeta(caps *mcp.ClientCapabilities) map[string]any {
+	m := map[string]any{}
+	if caps.Sampling != nil {
+		m["sampling"] = caps.Sampling
+	}
+	if caps.Elicitation != nil {
+		m["elicitation"] = caps.Elicitation
+	}
+	if caps.RootsV2 != nil {
+		m["roots"] = caps.RootsV2
+	}
+	return m
+}
+
+// missingCapability names the capability an input request needs that caps
+// lacks, or "".
+func missingCapability(ir mcp.InputRequest, caps *mcp.ClientCapabilities) string {
+	switch p := ir.(type) {
+	case *mcp.ElicitParams:
+		switch {
+		case caps.Elicitation == nil:
+			return "elicitation"
+		case p.Mode == "url" && caps.Elicitation.URL == nil:
+			return "elicitation.url"
+		}
+	case *mcp.CreateMessageParams:
+		if caps.Sampling == nil {
+			return "sampling"
+		}
+	case *mcp.CreateMessageWithToolsParams:
+		switch {
+		case caps.Sampling == nil:
+			return "sampling"
+		case len(p.Tools) > 0 && caps.Sampling.Tools == nil:
+			return "sampling.tools"
+		}
+	case *mcp.ListRootsParams:
+		if caps.RootsV2 == nil {
+			return "roots"
+		}
+	}
+	return ""
+}

@@ -1,0 +1,200 @@
+package gateway
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Multi round-trip requests (SEP-2322). In the stateless revision a server
+// that needs something from the client (a sampling, an elicitation, its
+// roots) answers a tools/call, prompts/get or resources/read with an
+// input_required result: its questions and an opaque requestState; the
+// client retries the request with its answers (inputResponses) and that
+// state. The gateway carries these across both protocol eras:
+//
+//   - an upstream's input_required reaches a client of the stateless
+//     revision as it is, with the state sealed (requeststate.go), and the
+//     client's retry reaches the upstream with the upstream's own state;
+//   - for a client of an earlier revision with a session, the gateway asks
+//     the client each question with a request on its session, and retries
+//     the upstream itself with the answers, round after round;
+//   - an upstream of an earlier revision asks with requests of its own; for
+//     a client of the stateless revision, a client's own upstream session
+//     (session per_client) turns them into input_required (pending.go).
+
+// maxInputRounds bounds the rounds of questions one request may take.
+const maxInputRounds = 10
+
+// inputExchange carries one request's questions to its caller and the
+// answers back.
+type inputExchange struct {
+	g       *Gateway
+	caller  Caller
+	session *mcp.ServerSession
+	// caps are the capabilities the caller can answer with.
+	caps *mcp.ClientCapabilities
+	// stateless: the caller speaks the stateless revision, so questions go
+	// back in the result; else the gateway asks them on the caller's
+	// session, if it has one (askable).
+	stateless, askable   bool
+	method, domain, name string
+}
+
+// exchange makes the inputExchange of a request to domain's name.
+func (g *Gateway) exchange(req mcp.Request, caps *mcp.ClientCapabilities, version, method, domain, name string) *inputExchange {
+	ss, _ := req.GetSession().(*mcp.ServerSession)
+	stateless := version >= StatelessRevision
+	askable := !stateless && ss != nil && !g.current().stateless
+	return &inputExchange{
+		g: g, caller: g.callerOf(req.GetExtra()), session: ss,
+		caps:      callerCapabilities(caps, stateless || askable),
+		stateless: stateless, askable: askable,
+		method: method, domain: domain, name: name,
+	}
+}
+
+// prepare readies an upstream request's params: the caller's capabilities
+// in _meta for an upstream of the stateless revision (which reads them
+// from each request), and for a retry, the caller's answers with the
+// upstream's own state from the sealed one the caller echoes.
+func (x *inputExchange) prepare(u *Upstream, meta *mcp.Meta, state string, callerAnswers mcp.InputResponseMap) (answers mcp.InputResponseMap, upstreamState string, err error) {
+	if u.ProtocolVersion() >= StatelessRevision {
+		if *meta == nil {
+			*meta = mcp.Meta{}
+		}
+		(*meta)[metaClientCapabilities] = capabilitiesMeta(x.caps)
+	}
+	if state == "" {
+		return callerAnswers, "", nil
+	}
+	s, err := x.g.stateKey().open(state, x.caller, x.method, x.domain, x.name)
+	if err != nil {
+		return nil, "", err
+	}
+	return callerAnswers, s.Upstream, nil
+}
+
+// seal makes the request state handed to the caller for the upstream's
+// state upstream (or a call held open, pending).
+func (x *inputExchange) seal(upstream, pending string) string {
+	return x.g.stateKey().seal(x.g.current().sessionIDPrefix, x.caller, roundState{
+		Method: x.method, Domain: x.domain, Name: x.name, Upstream: upstream, Pending: pending,
+	})
+}
+
+// questions decides what becomes of an upstream's input_required answer in
+// round (from 1): for a stateless caller, the sealed state to hand it with
+// the questions; for an askable caller, its answers, for the gateway to
+// retry with. It fails, with what the model or client can act on, when the
+// caller cannot answer.
+func (x *inputExchange) questions(ctx context.Context, reqs mcp.InputRequestMap, upstreamState string, round int) (sealed string, answers mcp.InputResponseMap, err error) {
+	if missing := x.missingCapabilities(reqs); len(missing) > 0 {
+		return "", nil, &jsonrpc.Error{Code: mcp.CodeMissingRequiredClientCapabilities, Message: fmt.Sprintf(
+			"%s needs the client capabilities %s to ask its client questions, and this client did not declare them",
+			x.what(), strings.Join(missing, ", "))}
+	}
+	switch {
+	case x.stateless:
+		return x.seal(upstreamState, ""), nil, nil
+	case !x.askable:
+		return "", nil, &jsonrpc.Error{Code: mcp.CodeMissingRequiredClientCapabilities, Message: fmt.Sprintf(
+			"%s needs to ask its client questions, which this gateway cannot relay to a client it serves without a session (stateless)", x.what())}
+	case len(reqs) == 0:
+		return "", nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("%s is busy; retry later", x.what())}
+	case round >= maxInputRounds:
+		return "", nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("%s asked more than %d rounds of questions", x.what(), maxInputRounds)}
+	}
+	answers, err = x.ask(ctx, reqs)
+	return "", answers, err
+}
+
+// what names the request in errors.
+func (x *inputExchange) what() string {
+	return fmt.Sprintf("upstream %q (%s %s)", x.domain, x.method, x.name)
+}
+
+// missingCapabilities lists the capabilities the questions need that the
+// caller lacks.
+func (x *inputExchange) missingCapabilities(reqs mcp.InputRequestMap) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, ir := range reqs {
+		if c := missingCapability(ir, x.caps); c != "" && !seen[c] {
+			seen[c] = true
+			out = append(out, c)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ask puts each question to the caller on its session and collects the
+// answers.
+func (x *inputExchange) ask(ctx context.Context, reqs mcp.InputRequestMap) (mcp.InputResponseMap, error) {
+	answers := make(mcp.InputResponseMap, len(reqs))
+	for id, ir := range reqs {
+		var resp mcp.InputResponse
+		var err error
+		switch p := ir.(type) {
+		case *mcp.ElicitParams:
+			resp, err = elicitVerbatim(ctx, x.session, p)
+		case *mcp.CreateMessageParams:
+			resp, err = x.session.CreateMessage(ctx, p)
+		case *mcp.CreateMessageWithToolsParams:
+			resp, err = x.session.CreateMessageWithTools(ctx, p)
+		case *mcp.ListRootsParams:
+			resp, err = x.session.ListRoots(ctx, p)
+		default:
+			err = fmt.Errorf("unknown kind of question %T", ir)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("asking the client for %s's input %q: %w", x.what(), id, err)
+		}
+		answers[id] = resp
+	}
+	return answers, nil
+}
+
+// questionsOf returns an upstream result's questions and a pointer to its
+// request state, for the three kinds of result that may ask.
+func questionsOf(res mcp.Result) (mcp.InputRequestMap, *string) {
+	switch r := res.(type) {
+	case *mcp.CallToolResult:
+		return r.InputRequests, &r.RequestState
+	case *mcp.GetPromptResult:
+		return r.InputRequests, &r.RequestState
+	case *mcp.ReadResourceResult:
+		return r.InputRequests, &r.RequestState
+	}
+	return nil, new(string)
+}
+
+// follow makes an upstream request with call, and while the upstream
+// answers with questions, hands them to a stateless caller (the result
+// goes back with the state sealed) or asks an askable caller and calls
+// again with its answers and the upstream's state.
+func follow[R interface {
+	mcp.Result
+	NeedsInput() bool
+}](ctx context.Context, x *inputExchange, answers mcp.InputResponseMap, state string, call func(mcp.InputResponseMap, string) (R, error)) (R, error) {
+	res, err := call(answers, state)
+	for round := 1; err == nil && res.NeedsInput(); round++ {
+		questions, statePtr := questionsOf(res)
+		sealed, answers, qerr := x.questions(ctx, questions, *statePtr, round)
+		switch {
+		case qerr != nil:
+			var zero R
+			return zero, qerr
+		case answers == nil:
+			*statePtr = sealed
+			return res, nil
+		}
+		res, err = call(answers, *statePtr)
+	}
+	return res, err
+}
