@@ -120,7 +120,8 @@ func TestExecuteArgumentErrors(t *testing.T) {
 		{"arguments an array", map[string]any{"tool_name": "rich.add", "arguments": []int{1, 2}}, ErrInvalidArguments, []string{"got an array"}},
 		{"wrong argument type", map[string]any{"tool_name": "rich.add", "arguments": map[string]any{"a": "1", "b": 2}}, ErrInvalidArguments, []string{"Invalid arguments for 'rich.add'", "get_tool_schema"}},
 		{"missing required argument", map[string]any{"tool_name": "rich.add", "arguments": map[string]any{"a": 1}}, ErrInvalidArguments, []string{"Invalid arguments for 'rich.add'", "b"}},
-		{"unknown meta argument", map[string]any{"tool_name": "rich.add", "args": map[string]any{}}, ErrInvalidArguments, []string{"no argument 'args'", "tool_name, arguments"}},
+		{"unknown meta argument", map[string]any{"tool_name": "rich.add", "args": map[string]any{}}, ErrInvalidArguments, []string{"no argument 'args' (did you mean 'arguments'?)", "tool_name, arguments"}},
+		{"meta argument in another case", map[string]any{"toolName": "rich.add"}, ErrInvalidArguments, []string{"no argument 'toolName' (did you mean 'tool_name'?)"}},
 		{"misspelled tool", map[string]any{"tool_name": "rich.everythng"}, ErrUnknownTool, []string{"Unknown tool 'rich.everythng'", "Did you mean 'rich.everything'", "discover_tools"}},
 		{"unknown tool", map[string]any{"tool_name": "zzzz"}, ErrUnknownTool, []string{"Unknown tool 'zzzz'. Use discover_tools"}},
 	} {
