@@ -90,15 +90,19 @@ func TestArgumentErrorsOnRealSchemas(t *testing.T) {
 		{"server-memory/create_relations", `{"relations":[{"from":"a","to":"b","relationType":"x"},{"from":"a"}]}`,
 			`Invalid arguments for 'server-memory.create_relations': relations[1]: missing required "to" and "relationType".` + inline},
 		{"go-sdk-everything-server/json_schema_2020_12_tool", `{"name":5,"contactMethod":"fax","emial":"a@b"}`,
-			"Invalid arguments for 'go-sdk-everything-server.json_schema_2020_12_tool':\n- unknown argument \"emial\" (did you mean \"email\"?)\n- contactMethod: must be one of \"phone\", \"email\", got \"fax\"\n- name: must be a string, got 5\n" + inline[1:]},
+			"Invalid arguments for 'go-sdk-everything-server.json_schema_2020_12_tool':\n- missing required argument \"phone\" or \"email\"\n- unknown argument \"emial\" (did you mean \"email\"?)\n- contactMethod: must be one of \"phone\", \"email\", got \"fax\"\n- name: must be a string, got 5\n" + inline[1:]},
 		// allOf[anyOf[required phone, required email]]
 		{"go-sdk-everything-server/json_schema_2020_12_tool", `{"contactMethod":"phone"}`,
 			`Invalid arguments for 'go-sdk-everything-server.json_schema_2020_12_tool': missing required argument "phone" or "email".` + inline},
 		// if contactMethod is "phone" then phone is required
 		{"go-sdk-everything-server/json_schema_2020_12_tool", `{"contactMethod":"phone","email":"x"}`,
 			`Invalid arguments for 'go-sdk-everything-server.json_schema_2020_12_tool': missing required argument "phone".` + inline},
-		// $ref to $defs
+		// $ref to $defs; and without contactMethod "phone", the else
+		// branch asks for an email: a rule of the whole, which the
+		// validator judges before the properties.
 		{"go-sdk-everything-server/json_schema_2020_12_tool", `{"address":{"city":3},"phone":"1"}`,
+			"Invalid arguments for 'go-sdk-everything-server.json_schema_2020_12_tool':\n- missing required argument \"email\"\n- address.city: must be a string, got 3\n" + inline[1:]},
+		{"go-sdk-everything-server/json_schema_2020_12_tool", `{"address":{"city":3},"email":"a@b"}`,
 			`Invalid arguments for 'go-sdk-everything-server.json_schema_2020_12_tool': address.city: must be a string, got 3.` + inline},
 		{"go-sdk-everything-server/test_x_mcp_header", `{"level":"ten"}`,
 			`Invalid arguments for 'go-sdk-everything-server.test_x_mcp_header': level: must be an integer, got "ten".` + inline},

@@ -46,6 +46,12 @@ func (c *argChecker) add(ps ...argProblem) { c.problems = append(c.problems, ps.
 func (c *argChecker) check(ptr string, inst any, path argPath, err error) {
 	before := len(c.problems)
 	views := c.schema.views(ptr)
+	if c.ownFailure(ptr, views, err) {
+		// A rule of the value itself (an anyOf, an if/then, a type...)
+		// failed first: the validator judges those before properties
+		// and items, so this is the one place it is seen.
+		c.add(c.explain(ptr, inst, path, err)...)
+	}
 	switch v := inst.(type) {
 	case map[string]any:
 		c.checkObject(views, v, path)
@@ -145,6 +151,35 @@ func (c *argChecker) explain(ptr string, inst any, path argPath, err error) []ar
 		at = p
 	}
 	return c.translate(failure, at, inst, path)
+}
+
+// ownFailure says err is about the value the part at ptr judges, not
+// one of its members, and is not one that checkObject words itself (a
+// missing required name or an unknown name of the part's own).
+func (c *argChecker) ownFailure(ptr string, views []schemaAt, err error) bool {
+	parts, failure := validationChain(err)
+	at := ptr
+	for i, p := range parts {
+		if i == 0 || !strings.HasPrefix(p, "/") && p != "" {
+			continue
+		}
+		if rel, ok := strings.CutPrefix(p, at+"/"); ok {
+			switch pointerSegments("/" + rel)[0] {
+			case "properties", "patternProperties", "additionalProperties", "items", "prefixItems":
+				return false // checkObject and checkArray look there
+			}
+		}
+		at = p
+	}
+	switch failedKeyword(failure.Error()) {
+	case "required", "additionalProperties":
+		for _, v := range views {
+			if v.ptr == at {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // validationChain splits a validator error into the JSON pointers of the
