@@ -298,6 +298,29 @@ func TestArgumentErrorBounds(t *testing.T) {
 			t.Errorf("error = %q, want %q", got.Error, want)
 		}
 	})
+	t.Run("large schema", func(t *testing.T) {
+		// Too large to resolve parts of within maxResolvedSchemaBytes: the
+		// validator's first failure is still placed and worded, down to
+		// where an array item would have to be found.
+		props := map[string]any{"list": map[string]any{"type": "array", "items": map[string]any{"type": "object", "required": []string{"id"}}}}
+		for i := range 1000 {
+			props[fmt.Sprintf("option_%d", i)] = map[string]any{"type": "string", "description": "one of a thousand options"}
+		}
+		schema, _ := json.Marshal(map[string]any{"type": "object", "properties": props})
+		if len(schema) <= maxResolvedSchemaBytes {
+			t.Fatalf("the test schema is %d bytes, not larger than %d", len(schema), maxResolvedSchemaBytes)
+		}
+		tool := schemaTool(t, string(schema))
+		for args, want := range map[string]string{
+			`{"option_7":7}`:         `option_7: must be a string, got 7`,
+			`{"list":[{"id":1},{}]}`: `list: must satisfy its schema's "items" keyword`,
+		} {
+			want = "Invalid arguments for 'demo.tool': " + want + ". Call get_tool_schema with tool_name 'demo.tool' for its input schema."
+			if got := argumentsError(t, tool, args); got.Error != want {
+				t.Errorf("%s: error = %q, want %q", args, got.Error, want)
+			}
+		}
+	})
 	t.Run("long names and values", func(t *testing.T) {
 		long := strings.Repeat("x", 5000)
 		got := argumentsError(t, schemaTool(t, "go-sdk-everything-server/json_schema_2020_12_tool"), `{"`+long+`":1,"name":"`+long+`","contactMethod":"`+long+`"}`)
@@ -386,4 +409,24 @@ func FuzzArgumentErrors(f *testing.F) {
 			t.Errorf("error of %d bytes with a schema of %d", len(body.Error), len(body.Schema))
 		}
 	})
+}
+
+// BenchmarkCheckArguments measures the argument check of a valid call
+// (every execute_tool pays it) and of a call with a problem in an array
+// item (the error path, which reads the schema and validates parts).
+//
+//	go test -run '^$' -bench CheckArguments -benchmem ./gateway/
+func BenchmarkCheckArguments(b *testing.B) {
+	tool := schemaTool(b, "server-memory/create_entities")
+	for _, bc := range []struct{ name, args string }{
+		{"valid", `{"entities":[{"name":"a","entityType":"x","observations":["o"]},{"name":"b","entityType":"y","observations":[]}]}`},
+		{"invalid item", `{"entities":[{"name":"a","entityType":"x","observations":["o"]},{"name":"b"}]}`},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			args := json.RawMessage(bc.args)
+			for b.Loop() {
+				checkArguments(tool, args)
+			}
+		})
+	}
 }

@@ -15,9 +15,14 @@ import (
 // and a caller's arguments can both be large).
 const (
 	// maxSchemaParts bounds the parts of a schema resolved on their own
-	// to validate a part of the arguments (each resolves the whole
-	// schema again).
+	// to validate a part of the arguments.
 	maxSchemaParts = 32
+	// maxResolvedSchemaBytes bounds the parts further by the schema's
+	// size: resolving a part resolves the whole schema again, at a cost
+	// that grows with its size, so a tool with a large schema gets fewer
+	// parts (a call's explanation resolves a few milliseconds' worth at
+	// most).
+	maxResolvedSchemaBytes = 32 << 10
 	// maxPartValidations bounds the validations of parts of the
 	// arguments.
 	maxPartValidations = 4096
@@ -48,10 +53,14 @@ type argSchema struct {
 	doc     map[string]any
 	raw     []byte // compact JSON of the schema
 	dialect string
+	// copy is this call's copy of the schema, into which the parts are
+	// resolved: resolving may write to it, and the tool's is shared.
+	copy *jsonschema.Schema
 	// draft7 says $ref hides its sibling keywords, as in draft-07.
 	draft7 bool
 
 	parts       map[string]*jsonschema.Resolved // nil: the part does not resolve
+	maxParts    int
 	validations int
 }
 
@@ -68,12 +77,14 @@ func newArgSchema(t *Tool, whole *jsonschema.Resolved) *argSchema {
 	}
 	dialect := whole.Schema().Schema
 	return &argSchema{
-		whole:   whole,
-		doc:     doc,
-		raw:     raw,
-		dialect: dialect,
-		draft7:  strings.Contains(dialect, "draft-07"),
-		parts:   map[string]*jsonschema.Resolved{},
+		whole:    whole,
+		doc:      doc,
+		raw:      raw,
+		dialect:  dialect,
+		draft7:   strings.Contains(dialect, "draft-07"),
+		copy:     whole.Schema().CloneSchemas(),
+		parts:    map[string]*jsonschema.Resolved{},
+		maxParts: min(maxSchemaParts, maxResolvedSchemaBytes/max(len(raw), 1)),
 	}
 }
 
@@ -92,7 +103,7 @@ func (s *argSchema) validateAt(ptr string, inst any) (_ error, ok bool) {
 	}
 	part, seen := s.parts[ptr]
 	if !seen {
-		if len(s.parts) >= maxSchemaParts {
+		if len(s.parts) >= s.maxParts {
 			return nil, false
 		}
 		part = s.resolvePart(ptr)
@@ -109,7 +120,7 @@ func (s *argSchema) validateAt(ptr string, inst any) (_ error, ok bool) {
 }
 
 // resolvePart resolves a schema that is only a $ref to the part at ptr of
-// a fresh copy of the tool's schema, so that the part's own $refs (to
+// this call's copy of the tool's schema, so that the part's own $refs (to
 // $defs, or recursive ones) resolve as in the whole.
 func (s *argSchema) resolvePart(ptr string) *jsonschema.Resolved {
 	ref := partsDocument
@@ -120,11 +131,7 @@ func (s *argSchema) resolvePart(ptr string) *jsonschema.Resolved {
 			if uri.Scheme != partsDocument.Scheme || uri.Opaque != partsDocument.Opaque {
 				return nil, errors.New("no remote schemas")
 			}
-			var copy jsonschema.Schema
-			if err := json.Unmarshal(s.raw, &copy); err != nil {
-				return nil, err
-			}
-			return &copy, nil
+			return s.copy, nil
 		},
 	})
 	if err != nil {
