@@ -66,7 +66,7 @@ func decodeArgs(tool string, raw json.RawMessage, specs []argSpec) (*decodedArgs
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		return nil, fmt.Errorf("%s has no argument %s; its arguments are %s", tool, orList(quoteAll(unknown)), strings.Join(names, ", "))
+		return nil, fmt.Errorf("%s has no argument %s; its arguments are %s", tool, orList(unknownWithSuggestions(unknown, names)), strings.Join(names, ", "))
 	}
 	for _, s := range specs {
 		v, ok := fields[s.name]
@@ -110,6 +110,19 @@ func decodeArgs(tool string, raw json.RawMessage, specs []argSpec) (*decodedArgs
 		}
 	}
 	return out, nil
+}
+
+// unknownWithSuggestions quotes each unknown argument name, followed by
+// the known names it was likely meant to be.
+func unknownWithSuggestions(unknown, known []string) []string {
+	out := make([]string, len(unknown))
+	for i, name := range unknown {
+		out[i] = "'" + echoed(name) + "'"
+		if close := closestNames(name, known); len(close) > 0 {
+			out[i] += " (did you mean " + orList(quoteAll(close)) + "?)"
+		}
+	}
+	return out
 }
 
 // jsonKind names the JSON type of a raw value, for error messages.

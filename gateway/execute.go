@@ -17,10 +17,6 @@ var executeToolArgs = []argSpec{
 	{name: "arguments", kind: argObject},
 }
 
-// maxValidationMessage bounds how much of a schema validation error the
-// model is shown.
-const maxValidationMessage = 400
-
 // executeTool implements execute_tool: resolve the name, check the
 // arguments against the upstream's schema, call the upstream, and return
 // its result unchanged (content blocks of every type, structuredContent,
@@ -43,8 +39,8 @@ func (v *view) executeTool(ctx context.Context, req *mcp.CallToolRequest) (res *
 	if arguments == nil {
 		arguments = json.RawMessage("{}")
 	}
-	if msg := validateArguments(t, arguments); msg != "" {
-		return errorResult(ErrInvalidArguments, msg), nil
+	if bad := checkArguments(t, arguments); bad != nil {
+		return bad, nil
 	}
 	state := t.Domain.State
 	if t.Domain.upstream != nil {
@@ -67,28 +63,6 @@ func (v *view) executeTool(ctx context.Context, req *mcp.CallToolRequest) (res *
 		res.Content = []mcp.Content{}
 	}
 	return res, nil
-}
-
-// validateArguments checks arguments against the tool's input schema and
-// returns what is wrong, or "" (also when the schema cannot be used).
-func validateArguments(t *Tool, arguments json.RawMessage) string {
-	schema := t.InputSchema()
-	if schema == nil {
-		return ""
-	}
-	var v any
-	if err := json.Unmarshal(arguments, &v); err != nil {
-		return fmt.Sprintf("arguments for '%s' are not valid JSON: %v", t.Name, err)
-	}
-	err := schema.Validate(v)
-	if err == nil {
-		return ""
-	}
-	detail := err.Error()
-	if len(detail) > maxValidationMessage {
-		detail = detail[:maxValidationMessage] + "…"
-	}
-	return fmt.Sprintf("Invalid arguments for '%s': %s. Call get_tool_schema with tool_name '%s' to see the arguments it takes.", t.Name, detail, t.Name)
 }
 
 // unavailableMessage is the error for a call to a tool whose upstream is

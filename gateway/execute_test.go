@@ -118,9 +118,10 @@ func TestExecuteArgumentErrors(t *testing.T) {
 		{"empty tool_name", map[string]any{"tool_name": " "}, ErrInvalidArguments, []string{"non-empty 'tool_name'"}},
 		{"arguments a string", map[string]any{"tool_name": "rich.add", "arguments": `{"a":1}`}, ErrInvalidArguments, []string{"'arguments' must be a JSON object, got a string"}},
 		{"arguments an array", map[string]any{"tool_name": "rich.add", "arguments": []int{1, 2}}, ErrInvalidArguments, []string{"got an array"}},
-		{"wrong argument type", map[string]any{"tool_name": "rich.add", "arguments": map[string]any{"a": "1", "b": 2}}, ErrInvalidArguments, []string{"Invalid arguments for 'rich.add'", "get_tool_schema"}},
-		{"missing required argument", map[string]any{"tool_name": "rich.add", "arguments": map[string]any{"a": 1}}, ErrInvalidArguments, []string{"Invalid arguments for 'rich.add'", "b"}},
-		{"unknown meta argument", map[string]any{"tool_name": "rich.add", "args": map[string]any{}}, ErrInvalidArguments, []string{"no argument 'args'", "tool_name, arguments"}},
+		{"wrong argument type", map[string]any{"tool_name": "rich.add", "arguments": map[string]any{"a": "one", "b": 2}}, ErrInvalidArguments, []string{`Invalid arguments for 'rich.add': a: must be an integer, got "one".`, `Its input schema is in "schema".`}},
+		{"missing required argument", map[string]any{"tool_name": "rich.add", "arguments": map[string]any{"a": 1}}, ErrInvalidArguments, []string{`Invalid arguments for 'rich.add': missing required argument "b".`}},
+		{"unknown meta argument", map[string]any{"tool_name": "rich.add", "args": map[string]any{}}, ErrInvalidArguments, []string{"no argument 'args' (did you mean 'arguments'?)", "tool_name, arguments"}},
+		{"meta argument in another case", map[string]any{"toolName": "rich.add"}, ErrInvalidArguments, []string{"no argument 'toolName' (did you mean 'tool_name'?)"}},
 		{"misspelled tool", map[string]any{"tool_name": "rich.everythng"}, ErrUnknownTool, []string{"Unknown tool 'rich.everythng'", "Did you mean 'rich.everything'", "discover_tools"}},
 		{"unknown tool", map[string]any{"tool_name": "zzzz"}, ErrUnknownTool, []string{"Unknown tool 'zzzz'. Use discover_tools"}},
 	} {

@@ -53,7 +53,7 @@ func metaTools() []*mcp.Tool {
 				"properties": map[string]any{
 					"tool_name": map[string]any{
 						"type":        "string",
-						"description": "The tool name as returned by discover_tools (e.g., 'apollo_people_search'). Comma-separate names for several schemas.",
+						"description": "The tool name as returned by discover_tools, in its domain.tool form (e.g., 'apollo.people_search'). Comma-separate names for several schemas.",
 					},
 				},
 				"required": []string{"tool_name"},
@@ -69,7 +69,7 @@ func metaTools() []*mcp.Tool {
 				"properties": map[string]any{
 					"tool_name": map[string]any{
 						"type":        "string",
-						"description": "The tool to execute (e.g., 'apollo_people_search').",
+						"description": "The tool to execute, named as discover_tools lists it (e.g., 'apollo.people_search').",
 					},
 					"arguments": map[string]any{
 						"type":        "object",
