@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -15,52 +16,147 @@ import (
 
 // TestExampleCaddyfile runs the README's first command (`make run`, i.e.
 // scripts/run-example.sh on Caddyfile.example) as a new user would, with
-// only the ports moved, and uses the gateway with the TypeScript client:
-// both upstreams answer (the stdio one fetched by npx). It also measures
-// what the meta-tools cost in a model's context (o200k_base tokens).
+// only the ports and the memory file moved: it must say where the gateway
+// is once Caddy is up, and the first discover_tools() must list the demo's
+// three npm servers (memory, files, everything; fetched by npx on a fresh
+// machine). Then it uses the demo as a model would: a search for an
+// everyday request finds the memory tools, the files upstream reads the
+// demo folder and offers no tool that writes, the everything upstream
+// relays progress, and a loopback request naming another host is refused.
+// It also measures what the meta-tools cost in a model's context
+// (o200k_base tokens).
 func TestExampleCaddyfile(t *testing.T) {
 	root := testenv.RepoRoot(t)
-	gatewayPort, everythingPort, adminPort := testenv.FreePort(t), testenv.FreePort(t), testenv.FreePort(t)
+	testenv.Caddy(t) // warms the build cache make run builds bin/caddy from
+	gatewayPort, adminPort := testenv.FreePort(t), testenv.FreePort(t)
 	run := testenv.Start(t, root, []string{
 		fmt.Sprint("GATEWAY_PORT=", gatewayPort),
-		fmt.Sprint("EVERYTHING_PORT=", everythingPort),
 		fmt.Sprint("CADDY_ADMIN_PORT=", adminPort),
 		"MEMORY_FILE_PATH=" + filepath.Join(t.TempDir(), "memory.jsonl"),
 	}, "make", "run")
-	testenv.WaitPort(t, gatewayPort, run)
+
+	// The script says where to connect once Caddy listens, and how to try it.
+	url := fmt.Sprintf("http://localhost:%d/mcp", gatewayPort)
+	banner := "MCP gateway ready: " + url
+	deadline := time.Now().Add(3 * time.Minute)
+	for !strings.Contains(run.Output(), banner) {
+		select {
+		case <-run.Exited():
+			t.Fatalf("make run exited before saying %q:\n%s", banner, run.Output())
+		case <-time.After(100 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("make run did not say %q within 3 minutes:\n%s", banner, run.Output())
+		}
+	}
+	testenv.WaitPort(t, gatewayPort, run) // the banner comes after the port is up
+	if hint := "npx @modelcontextprotocol/inspector --cli " + url; !strings.Contains(run.Output(), hint) {
+		t.Errorf("make run's banner lacks the hint %q:\n%s", hint, run.Output())
+	}
 
 	client := testenv.StartTSClient(t)
-	client.MustDo(map[string]any{"op": "connect", "url": fmt.Sprintf("http://localhost:%d/mcp", gatewayPort)})
+	client.MustDo(map[string]any{"op": "connect", "url": url})
 
-	// npx may still be fetching server-memory on a fresh machine.
+	// npx may still be fetching the servers on a fresh machine.
 	var domains struct {
 		Domains []struct {
-			Name   string `json:"name"`
-			Status string `json:"status"`
+			Name      string `json:"name"`
+			Status    string `json:"status"`
+			ToolCount int    `json:"tool_count"`
 		} `json:"domains"`
 	}
 	var discoverText string
-	deadline := time.Now().Add(3 * time.Minute)
+	deadline = time.Now().Add(4 * time.Minute)
 	for {
 		r := call(t, client, "discover_tools", map[string]any{})
 		r.decode(t, &domains)
 		discoverText = r.text()
-		if len(domains.Domains) == 2 && domains.Domains[0].Status == "" && domains.Domains[1].Status == "" {
+		ready := len(domains.Domains) == 3
+		for _, d := range domains.Domains {
+			ready = ready && d.Status == "" && d.ToolCount > 0
+		}
+		if ready {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("upstreams not ready after 3 minutes: %s", discoverText)
+			t.Fatalf("the demo's upstreams are not all ready after 4 minutes: %s", discoverText)
 		}
 		time.Sleep(time.Second)
 	}
-	if domains.Domains[0].Name != "memory" || domains.Domains[1].Name != "everything" {
-		t.Errorf("domains = %+v", domains.Domains)
+	var names []string
+	for _, d := range domains.Domains {
+		names = append(names, d.Name)
 	}
-	if r := call(t, client, "execute_tool", map[string]any{"tool_name": "memory.read_graph"}); r.IsError {
-		t.Errorf("memory.read_graph: %s", r.text())
+	if want := []string{"memory", "files", "everything"}; !slices.Equal(names, want) {
+		t.Errorf("discover_tools() lists domains %v, want %v", names, want)
 	}
-	if r := call(t, client, "execute_tool", map[string]any{"tool_name": "everything.test_simple_text"}); r.IsError || !strings.Contains(r.text(), "simple text") {
-		t.Errorf("everything.test_simple_text: %+v", r)
+
+	// An everyday request finds a memory tool among the first three.
+	var found struct {
+		Results []struct {
+			Name string `json:"name"`
+		} `json:"results"`
+	}
+	query := "remember that Alice works at Acme"
+	call(t, client, "discover_tools", map[string]any{"query": query}).decode(t, &found)
+	var top []string
+	for i, r := range found.Results {
+		if i < 3 {
+			top = append(top, r.Name)
+		}
+	}
+	if !slices.ContainsFunc(top, func(name string) bool { return strings.HasPrefix(name, "memory.") }) {
+		t.Errorf("search %q: no memory tool in the top 3 %v", query, top)
+	}
+	t.Logf("search %q: top 3 %v", query, top)
+
+	// The memory server keeps what it is told.
+	if r := call(t, client, "execute_tool", map[string]any{"tool_name": "memory.create_entities", "arguments": map[string]any{
+		"entities": []map[string]any{{"name": "Alice", "entityType": "person", "observations": []string{"works at Acme"}}},
+	}}); r.IsError {
+		t.Errorf("memory.create_entities: %s", r.text())
+	}
+	if r := call(t, client, "execute_tool", map[string]any{"tool_name": "memory.read_graph"}); r.IsError || !strings.Contains(r.text(), "works at Acme") {
+		t.Errorf("memory.read_graph after create_entities: %+v", r)
+	}
+
+	// The files upstream reads the demo folder, and the catalog has none of
+	// its tools that write.
+	if r := call(t, client, "execute_tool", map[string]any{"tool_name": "files.read_text_file",
+		"arguments": map[string]any{"path": filepath.Join(root, "examples", "demo", "notes", "2026-11-03-kickoff.md")}}); r.IsError || !strings.Contains(r.text(), "Kickoff: Acme onboarding") {
+		t.Errorf("files.read_text_file on the demo notes: %+v", r)
+	}
+	var files struct {
+		Tools []struct {
+			Name string `json:"name"`
+		} `json:"tools"`
+	}
+	call(t, client, "discover_tools", map[string]any{"domain": "files"}).decode(t, &files)
+	if len(files.Tools) == 0 {
+		t.Errorf("discover_tools(domain: files) lists no tools")
+	}
+	for _, tool := range files.Tools {
+		for _, writes := range []string{"write_file", "edit_file", "move_file", "create_directory"} {
+			if strings.HasSuffix(tool.Name, "."+writes) {
+				t.Errorf("the files domain offers %s, a tool that writes", tool.Name)
+			}
+		}
+	}
+	if r := call(t, client, "execute_tool", map[string]any{"tool_name": "files.write_file",
+		"arguments": map[string]any{"path": "x.txt", "content": "x"}}); !r.IsError {
+		t.Errorf("files.write_file was called: %+v", r)
+	}
+
+	// The everything upstream (a session of its own per client) relays
+	// the progress of a long call, and keeps get-env out of the catalog.
+	v := client.MustDo(map[string]any{"op": "callTool", "name": "execute_tool", "progress": true, "arguments": map[string]any{
+		"tool_name": "everything.trigger-long-running-operation", "arguments": map[string]any{"duration": 1, "steps": 2},
+	}})
+	if progress, _ := v["progress"].([]any); len(progress) != 2 {
+		t.Errorf("everything.trigger-long-running-operation relayed %d progress notifications, want 2: %v", len(progress), v)
+	}
+	if r := call(t, client, "execute_tool", map[string]any{"tool_name": "everything.get-env"}); !r.IsError {
+		t.Errorf("everything.get-env, denied in Caddyfile.example, was called: %+v", r)
 	}
 
 	// DNS-rebinding protection: a loopback request naming another host.
@@ -88,6 +184,7 @@ func TestExampleCaddyfile(t *testing.T) {
 	t.Logf("context cost (o200k_base): meta-mode tools/list result %d tokens; discover_tools() on Caddyfile.example %d tokens", listTokens, discoverTokens)
 	// The contract's schemas and descriptions come to about 365 tokens;
 	// the annotations, the query syntax line and the envelope add ~100.
+	// The README promises under 500.
 	if listTokens > 500 {
 		t.Errorf("tools/list costs %d tokens; it should stay under 500", listTokens)
 	}
