@@ -39,9 +39,14 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, t *Too
 	}
 	params := &mcp.CallToolParams{Meta: forwardedMeta(req.Params.Meta), Name: t.UpstreamName, Arguments: arguments}
 	x := g.exchange(req, req.ClientCapabilities(), req.ProtocolVersion(), "tools/call", t.Domain.Name, t.UpstreamName)
-	answers, state, err := x.prepare(u, &params.Meta, req.Params.RequestState, req.Params.InputResponses)
-	if err != nil {
+	round, err := x.prepare(u, &params.Meta, req.Params.RequestState)
+	switch {
+	case err != nil:
 		return nil, err
+	case round.Pending != "":
+		return g.resumeHeldCall(ctx, x, round.Pending, req.Params.InputResponses)
+	case g.holdsCalls(x, t.Domain):
+		return g.startHeldCall(ctx, x, t, params)
 	}
 	if onProgress != nil && relay != nil {
 		// The client's own upstream session can carry the client's own
@@ -52,15 +57,34 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, t *Too
 		}
 		params.Meta["progressToken"] = req.Params.GetProgressToken()
 	}
-	res, err := follow(ctx, x, answers, state, func(answers mcp.InputResponseMap, state string) (*mcp.CallToolResult, error) {
+	res, err := follow(ctx, x, req.Params.InputResponses, round.Upstream, func(answers mcp.InputResponseMap, state string) (*mcp.CallToolResult, error) {
 		p := *params
 		p.InputResponses, p.RequestState = answers, state
 		return u.CallTool(ctx, &p, onProgress)
 	})
+	if res != nil {
+		res.Meta = withoutReservedMeta(res.Meta)
+	}
 	if err == nil && truncateResult(res, t.Name, g.current().cfg.ResultLimit()) {
 		g.logger.Warn("tool result over max_result_size cut short", zap.String("tool", t.Name), zap.Any("original_bytes", res.Meta[TruncatedMetaKey]))
 	}
 	return res, err
+}
+
+// withoutReservedMeta is an upstream result's _meta without the keys the
+// protocol reserves (io.modelcontextprotocol/...): they describe the
+// upstream's side of its own connection (its serverInfo), which the
+// gateway's answer states for itself.
+func withoutReservedMeta(m mcp.Meta) mcp.Meta {
+	for k := range m {
+		if strings.HasPrefix(k, "io.modelcontextprotocol/") {
+			delete(m, k)
+		}
+	}
+	if len(m) == 0 {
+		return nil
+	}
+	return m
 }
 
 // forwardedMeta is the client's _meta without what belongs to the

@@ -42,6 +42,7 @@ type Gateway struct {
 
 	clients  clientSessions
 	states   atomic.Pointer[stateKey] // signs request states (requeststate.go)
+	held     heldCalls                // calls held open for their callers' answers (pending.go)
 	sessions sessionTable
 	callers  callers
 	misses   searchMisses
@@ -319,6 +320,7 @@ func (g *Gateway) Close() error {
 		}
 	}
 	g.closeClients()
+	g.held.closeAll()
 	g.sessions.close()
 	return nil
 }

@@ -3,6 +3,7 @@ package gateway
 import (
 	"context"
 	"net/http"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -48,4 +49,17 @@ func addCallHeaders(req *http.Request) *http.Request {
 		}
 	}
 	return req
+}
+
+// carryCallValues returns to carrying what callContext and WithCallTimeout
+// put in from (the call's headers and timeout), for a call that outlives
+// the request it was made for (pending.go).
+func carryCallValues(to, from context.Context) context.Context {
+	if h, ok := from.Value(callHeadersKey{}).(http.Header); ok {
+		to = context.WithValue(to, callHeadersKey{}, h)
+	}
+	if d, ok := from.Value(callTimeoutKey{}).(time.Duration); ok {
+		to = context.WithValue(to, callTimeoutKey{}, d)
+	}
+	return to
 }

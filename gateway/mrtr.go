@@ -62,7 +62,7 @@ func (g *Gateway) exchange(req mcp.Request, caps *mcp.ClientCapabilities, versio
 // in _meta for an upstream of the stateless revision (which reads them
 // from each request), and for a retry, the caller's answers with the
 // upstream's own state from the sealed one the caller echoes.
-func (x *inputExchange) prepare(u *Upstream, meta *mcp.Meta, state string, callerAnswers mcp.InputResponseMap) (answers mcp.InputResponseMap, upstreamState string, err error) {
+func (x *inputExchange) prepare(u *Upstream, meta *mcp.Meta, state string) (roundState, error) {
 	if u.ProtocolVersion() >= StatelessRevision {
 		if *meta == nil {
 			*meta = mcp.Meta{}
@@ -70,13 +70,9 @@ func (x *inputExchange) prepare(u *Upstream, meta *mcp.Meta, state string, calle
 		(*meta)[metaClientCapabilities] = capabilitiesMeta(x.caps)
 	}
 	if state == "" {
-		return callerAnswers, "", nil
+		return roundState{}, nil
 	}
-	s, err := x.g.stateKey().open(state, x.caller, x.method, x.domain, x.name)
-	if err != nil {
-		return nil, "", err
-	}
-	return callerAnswers, s.Upstream, nil
+	return x.g.stateKey().open(state, x.caller, x.method, x.domain, x.name)
 }
 
 // seal makes the request state handed to the caller for the upstream's
@@ -94,9 +90,7 @@ func (x *inputExchange) seal(upstream, pending string) string {
 // caller cannot answer.
 func (x *inputExchange) questions(ctx context.Context, reqs mcp.InputRequestMap, upstreamState string, round int) (sealed string, answers mcp.InputResponseMap, err error) {
 	if missing := x.missingCapabilities(reqs); len(missing) > 0 {
-		return "", nil, &jsonrpc.Error{Code: mcp.CodeMissingRequiredClientCapabilities, Message: fmt.Sprintf(
-			"%s needs the client capabilities %s to ask its client questions, and this client did not declare them",
-			x.what(), strings.Join(missing, ", "))}
+		return "", nil, x.missingError(missing)
 	}
 	switch {
 	case x.stateless:
@@ -111,6 +105,13 @@ func (x *inputExchange) questions(ctx context.Context, reqs mcp.InputRequestMap,
 	}
 	answers, err = x.ask(ctx, reqs)
 	return "", answers, err
+}
+
+// missingError refuses questions that need capabilities the caller lacks.
+func (x *inputExchange) missingError(missing []string) error {
+	return &jsonrpc.Error{Code: mcp.CodeMissingRequiredClientCapabilities, Message: fmt.Sprintf(
+		"%s needs the client capabilities %s to ask its client questions, and this client did not declare them",
+		x.what(), strings.Join(missing, ", "))}
 }
 
 // what names the request in errors.

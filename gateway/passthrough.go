@@ -332,16 +332,19 @@ func (v *view) readResource(ctx context.Context, req *mcp.ReadResourceRequest) (
 	params := *req.Params
 	params.Meta = forwardedMeta(params.Meta)
 	x := v.g.exchange(req, req.ClientCapabilities(), req.ProtocolVersion(), "resources/read", domain, params.URI)
-	answers, state, err := x.prepare(u, &params.Meta, req.Params.RequestState, req.Params.InputResponses)
+	round, err := x.prepare(u, &params.Meta, req.Params.RequestState)
 	if err != nil {
 		return nil, err
 	}
 	ctx = v.g.callContext(ctx, req.Extra, v.g.current().byName[domain])
-	res, err := follow(ctx, x, answers, state, func(answers mcp.InputResponseMap, state string) (*mcp.ReadResourceResult, error) {
+	res, err := follow(ctx, x, req.Params.InputResponses, round.Upstream, func(answers mcp.InputResponseMap, state string) (*mcp.ReadResourceResult, error) {
 		p := params
 		p.InputResponses, p.RequestState = answers, state
 		return u.ReadResource(ctx, &p)
 	})
+	if res != nil {
+		res.Meta = withoutReservedMeta(res.Meta)
+	}
 	return res, upstreamAnswer(err)
 }
 
@@ -405,16 +408,19 @@ func (v *view) passthroughPrompt(name string) mcp.PromptHandler {
 		params := *req.Params
 		params.Name, params.Meta = route.name, forwardedMeta(params.Meta)
 		x := v.g.exchange(req, req.ClientCapabilities(), req.ProtocolVersion(), "prompts/get", route.domain, route.name)
-		answers, state, err := x.prepare(u, &params.Meta, req.Params.RequestState, req.Params.InputResponses)
+		round, err := x.prepare(u, &params.Meta, req.Params.RequestState)
 		if err != nil {
 			return nil, err
 		}
 		ctx = v.g.callContext(ctx, req.Extra, v.g.current().byName[route.domain])
-		res, err := follow(ctx, x, answers, state, func(answers mcp.InputResponseMap, state string) (*mcp.GetPromptResult, error) {
+		res, err := follow(ctx, x, req.Params.InputResponses, round.Upstream, func(answers mcp.InputResponseMap, state string) (*mcp.GetPromptResult, error) {
 			p := params
 			p.InputResponses, p.RequestState = answers, state
 			return u.GetPrompt(ctx, &p)
 		})
+		if res != nil {
+			res.Meta = withoutReservedMeta(res.Meta)
+		}
 		return res, upstreamAnswer(err)
 	}
 }

@@ -7,6 +7,15 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// ClientRelay makes an upstream connection one client's own: it sets the
+// client capabilities the connection declares, and handles what the
+// upstream sends a client. Relay and the question relay of a held call
+// (pending.go) are the two kinds.
+type ClientRelay interface {
+	configure(*mcp.ClientOptions)
+	install(*mcp.Client)
+}
+
 // Relay connects one client session's own upstream session to that client:
 // the upstream session advertises the client's capabilities (sampling,
 // elicitation, roots), and what the upstream sends a client (requests for

@@ -85,7 +85,7 @@ type UpstreamOptions struct {
 	// Relay, if set, makes this connection one client's own: it advertises
 	// that client's capabilities and hands the upstream's requests and
 	// notifications to the relay.
-	Relay *Relay
+	Relay ClientRelay
 	// OnConnect runs on each new session, before it is used.
 	OnConnect func(context.Context, *mcp.ClientSession)
 	// Deferred makes the connection wait for Start before its first

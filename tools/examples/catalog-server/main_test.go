@@ -66,7 +66,7 @@ func TestCatalogServer(t *testing.T) {
 		t.Errorf("devtools' github over stdio lists %d tools (%v), want 86", len(tools.Tools), err)
 	}
 	listing, err := exec.Command(bin, "-catalogs").Output()
-	if err != nil || !strings.Contains(string(listing), "livemcpbench: 70 servers, 527 tools") || !strings.Contains(string(listing), "devtools: 7 servers, 253 tools, no task sets") {
+	if err != nil || !strings.Contains(string(listing), "livemcpbench: 70 servers, 527 tools") || !strings.Contains(string(listing), "devtools: 7 servers, 253 tools, task sets blind") {
 		t.Errorf("-catalogs printed %q (%v)", listing, err)
 	}
 	if out, err := exec.Command(bin, "-catalog", "nope", "-list").CombinedOutput(); err == nil || !strings.Contains(string(out), "no catalog \"nope\"") {

@@ -1,0 +1,105 @@
+package gateway
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// askingServer is an upstream of an earlier revision (served with
+// sessions) whose tools ask the client questions with requests of their
+// own: ask_name elicits a name, ask_model samples, ask_roots lists roots.
+func askingServer() *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "asking"}, nil)
+	obj := map[string]any{"type": "object"}
+	s.AddTool(&mcp.Tool{Name: "ask_name", Description: "Ask the user's name.", InputSchema: obj},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Message: "Your name?", RequestedSchema: map[string]any{
+				"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}})
+			if err != nil {
+				return nil, err
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "hello " + res.Content["name"].(string)}}}, nil
+		})
+	s.AddTool(&mcp.Tool{Name: "ask_model", Description: "Ask the client's model.", InputSchema: obj},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			res, err := req.Session.CreateMessage(ctx, &mcp.CreateMessageParams{MaxTokens: 10,
+				Messages: []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: "say hi"}}}})
+			if err != nil {
+				return nil, err
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "model said " + res.Content.(*mcp.TextContent).Text}}}, nil
+		})
+	s.AddTool(&mcp.Tool{Name: "ask_roots", Description: "Ask the client's roots.", InputSchema: obj},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			res, err := req.Session.ListRoots(ctx, nil)
+			if err != nil {
+				return nil, err
+			}
+			var uris []string
+			for _, r := range res.Roots {
+				uris = append(uris, r.URI)
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "roots " + strings.Join(uris, ",")}}}, nil
+		})
+	return s
+}
+
+// TestHeldCallCarriesAnEarlierUpstreamsQuestionsToAStatelessClient: a
+// client of the stateless revision calls tools of an upstream of an
+// earlier revision that ask with requests of their own; each question
+// reaches the client as input_required, and its answer the waiting
+// upstream request.
+func TestHeldCallCarriesAnEarlierUpstreamsQuestionsToAStatelessClient(t *testing.T) {
+	up := httpUpstream("asking", serveHTTP(t, askingServer()).URL)
+	up.Session = SessionPerClient
+	for _, mode := range []string{ModeMeta, ModePassthrough} {
+		t.Run(mode, func(t *testing.T) {
+			tg := startGateway(t, Config{Mode: mode, Upstreams: []*UpstreamConfig{up}})
+			if v := tg.Catalog().Domain("asking").upstream.ProtocolVersion(); v >= StatelessRevision || v == "" {
+				t.Fatalf("the upstream speaks %q; the test needs an earlier revision", v)
+			}
+			ts := serveEdge(t, tg, EdgeOptions{})
+			client := mcp.NewClient(&mcp.Implementation{Name: "stateless"}, &mcp.ClientOptions{
+				ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+					return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada"}}, nil
+				},
+				CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+					return &mcp.CreateMessageResult{Role: "assistant", Model: "m", Content: &mcp.TextContent{Text: "hi there"}}, nil
+				},
+			})
+			client.AddRoots(&mcp.Root{URI: "file:///work", Name: "work"})
+			cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: ts.URL}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cs.Close()
+			if v := cs.InitializeResult().ProtocolVersion; v != StatelessRevision {
+				t.Fatalf("the client speaks %s", v)
+			}
+			for tool, want := range map[string]string{"ask_name": "hello Ada", "ask_model": "model said hi there", "ask_roots": "roots file:///work"} {
+				name, args := "asking_"+tool, any(map[string]any{})
+				if mode == ModeMeta {
+					name, args = ExecuteToolName, map[string]any{"tool_name": "asking." + tool, "arguments": map[string]any{}}
+				}
+				ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+				cancel()
+				if err != nil {
+					t.Fatalf("%s: %v", tool, err)
+				}
+				if got := text(res); got != want {
+					b, _ := json.Marshal(res)
+					t.Errorf("%s answered %s, want %q", tool, b, want)
+				}
+			}
+			if n := len(tg.held.byID); n != 0 {
+				t.Errorf("%d held calls left after every call ended", n)
+			}
+		})
+	}
+}
