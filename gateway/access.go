@@ -1,18 +1,55 @@
 package gateway
 
-import "path"
+import (
+	"path"
+	"strings"
+)
 
-// AccessRule says which tools a request may see and call: those whose
-// qualified name ("domain.tool") matches an Allow glob (every tool, if
-// Allow is empty), minus those matching a Deny glob. Which rule applies to
-// a request is the embedding server's choice (Caddy picks it with request
-// matchers); each rule gets a view of its own (see view.go).
+// AccessRule says which items of the catalog a request may see and use:
+// those whose qualified name (see ItemName) matches an Allow glob (every
+// item, if Allow is empty), minus those matching a Deny glob. Items are
+// tools, prompts, resources and resource templates; a domain is visible
+// when some item of it is. Which rule applies to a request is the
+// embedding server's choice (Caddy picks it with request matchers); each
+// rule gets a view of its own (see view.go).
+//
+// Globs are path.Match patterns, except that * and ? also match '/', so
+// that a glob reaches resource URIs: "crm.*" is everything of domain crm,
+// "*_delete" every tool named so, "docs.resource:file:///srv/public/*" some
+// of docs' resources.
 type AccessRule struct {
 	Allow []string `json:"allow,omitempty"`
 	Deny  []string `json:"deny,omitempty"`
 }
 
-// Allows reports whether the rule lets a request see and call the tool
+// Item kinds, as qualified names spell them after the domain.
+const (
+	kindPrompt   = "prompt:"
+	kindResource = "resource:"
+	kindTemplate = "template:"
+)
+
+// ItemName is the qualified name access rules match an item by:
+//
+//	tool               domain.tool
+//	prompt             domain.prompt:name
+//	resource           domain.resource:uri
+//	resource template  domain.template:uri-template
+//
+// kind is "tool", "prompt", "resource" or "template".
+func ItemName(domain, kind, name string) string {
+	switch kind {
+	case "prompt":
+		return domain + "." + kindPrompt + name
+	case "resource":
+		return domain + "." + kindResource + name
+	case "template":
+		return domain + "." + kindTemplate + name
+	}
+	return domain + "." + name
+}
+
+// Allows reports whether the rule lets a request see and use the item
 // with this qualified name.
 func (r AccessRule) Allows(qualified string) bool {
 	if len(r.Allow) > 0 && !matchAny(r.Allow, qualified) {
@@ -26,15 +63,15 @@ func (r AccessRule) allowsAll() bool {
 	return len(r.Deny) == 0 && (len(r.Allow) == 0 || containsString(r.Allow, "*"))
 }
 
-// allowsDomain reports whether the rule could allow some tool of the
-// domain: a domain whose tools are not known yet (it is down) is shown to
-// the requests that may use some of it, hidden from the others.
-func (r AccessRule) allowsDomain(domain string) bool {
-	probe := domain + ".*"
+// allowsUnknownDomain reports whether a domain none of whose items are
+// known (its upstream has never answered) is shown to the rule's requests:
+// when some Allow glob could match an item of it, and no Deny glob
+// certainly hides all of them. Once the upstream answers, its items decide.
+func (r AccessRule) allowsUnknownDomain(domain string) bool {
 	if len(r.Allow) > 0 {
 		allowed := false
 		for _, g := range r.Allow {
-			if ok, _ := path.Match(g, probe); ok || globMayMatchDomain(g, domain) {
+			if globMayMatchDomain(g, domain) {
 				allowed = true
 				break
 			}
@@ -44,29 +81,39 @@ func (r AccessRule) allowsDomain(domain string) bool {
 		}
 	}
 	for _, g := range r.Deny {
-		if g == "*" || g == probe {
+		if globHidesDomain(g, domain) {
 			return false
 		}
 	}
 	return true
 }
 
-// globMayMatchDomain reports whether glob could match some tool name of
+// globMayMatchDomain reports whether glob could match some item name of
 // the domain: its literal beginning, up to the first wildcard, is a prefix
 // of "domain." or the other way round.
 func globMayMatchDomain(glob, domain string) bool {
-	lit := glob
-	for i, c := range glob {
-		if c == '*' || c == '?' || c == '[' || c == '\\' {
-			lit = glob[:i]
-			break
-		}
-	}
+	lit := literalPrefix(glob)
 	d := domain + "."
 	if len(lit) <= len(d) {
 		return d[:len(lit)] == lit
 	}
 	return lit[:len(d)] == d
+}
+
+// globHidesDomain reports whether glob matches every item name of the
+// domain: it is a literal that "domain." starts with, then a single *
+// that ends it ("*", "crm*", "crm.*").
+func globHidesDomain(glob, domain string) bool {
+	lit := literalPrefix(glob)
+	return glob == lit+"*" && strings.HasPrefix(domain+".", lit)
+}
+
+// literalPrefix is glob up to its first wildcard or escape.
+func literalPrefix(glob string) string {
+	if i := strings.IndexAny(glob, `*?[\`); i >= 0 {
+		return glob[:i]
+	}
+	return glob
 }
 
 // ValidateAccessRules reports the first bad glob of the rules.
@@ -80,4 +127,18 @@ func ValidateAccessRules(rules []AccessRule) error {
 		}
 	}
 	return nil
+}
+
+// globSlash stands in for '/' while matching, so that path.Match's * and
+// ? match it too: no item name holds this character (U+2215 DIVISION
+// SLASH would be refused by SEP-986 tool names and is not in URIs as is).
+const globSlash = "\u2215"
+
+// matchGlob reports whether name matches glob, * and ? matching '/' too.
+func matchGlob(glob, name string) bool {
+	if strings.Contains(glob, "/") || strings.Contains(name, "/") {
+		glob, name = strings.ReplaceAll(glob, "/", globSlash), strings.ReplaceAll(name, "/", globSlash)
+	}
+	ok, _ := path.Match(glob, name)
+	return ok
 }

@@ -129,8 +129,13 @@ func TestAccessRuleMatching(t *testing.T) {
 		}
 	}
 	for domain, want := range map[string]bool{"crm": true, "docs": true, "secret": false} {
-		if r.allowsDomain(domain) != want {
-			t.Errorf("allowsDomain(%s) = %v", domain, !want)
+		if r.allowsUnknownDomain(domain) != want {
+			t.Errorf("allowsUnknownDomain(%s) = %v", domain, !want)
+		}
+	}
+	for glob, hides := range map[string]bool{"*": true, "docs*": true, "do*": true, "docs.*": true, "docs.x*": false, "*s": false, "d?cs.*": false, "crm*": false} {
+		if (AccessRule{Deny: []string{glob}}).allowsUnknownDomain("docs") == hides {
+			t.Errorf("deny %s: hides docs = %v, want %v", glob, !hides, hides)
 		}
 	}
 	if !(AccessRule{}).allowsAll() || !(AccessRule{Allow: []string{"*"}}).allowsAll() || r.allowsAll() {

@@ -41,6 +41,12 @@ type Domain struct {
 	Tools       []*Tool
 	Groups      []string // in order of first appearance
 
+	// Prompts, Resources and Templates are the upstream's that the
+	// catalog's access rule allows (passthrough mode exposes them).
+	Prompts   []*mcp.Prompt
+	Resources []*mcp.Resource
+	Templates []*mcp.ResourceTemplate
+
 	upstream *Upstream
 }
 
@@ -63,6 +69,26 @@ type Tool struct {
 	schema     *jsonschema.Resolved // nil when the input schema does not resolve
 }
 
+// allowedItems sets d's prompts, resources and resource templates: the
+// upstream's that rule allows.
+func allowedItems(d *Domain, st UpstreamStatus, rule AccessRule) {
+	for _, p := range st.Prompts {
+		if rule.Allows(ItemName(d.Name, "prompt", p.Name)) {
+			d.Prompts = append(d.Prompts, p)
+		}
+	}
+	for _, r := range st.Resources {
+		if rule.Allows(ItemName(d.Name, "resource", r.URI)) {
+			d.Resources = append(d.Resources, r)
+		}
+	}
+	for _, t := range st.ResourceTemplates {
+		if rule.Allows(ItemName(d.Name, "template", t.URITemplate)) {
+			d.Templates = append(d.Templates, t)
+		}
+	}
+}
+
 // QualifiedName is how a catalog names a domain's tool.
 func QualifiedName(domain, tool string) string { return domain + "." + tool }
 
@@ -76,9 +102,10 @@ type domainSource struct {
 }
 
 // buildCatalog makes a snapshot from each domain's config and the last
-// tool list its upstream sent, holding only what rule allows: the tools it
-// allows, and the domains with such tools (or, for a domain whose tools
-// are unknown, that it may allow tools of).
+// lists its upstream sent, holding only what rule allows: the tools,
+// prompts, resources and resource templates it allows, and the domains
+// with any such item (or, for a domain none of whose items are known yet,
+// that it may allow items of: see AccessRule.allowsUnknownDomain).
 func buildCatalog(sources []domainSource, rule AccessRule) *Catalog {
 	c := &Catalog{
 		domains: make(map[string]*Domain),
@@ -95,17 +122,19 @@ func buildCatalog(sources []domainSource, rule AccessRule) *Catalog {
 			seen[t.Name] = true
 			defs = append(defs, t)
 		}
-		if len(defs) == 0 && !(len(src.status.Tools) == 0 && rule.allowsDomain(src.cfg.Name)) {
-			if !rule.allowsAll() {
-				continue // nothing here for this rule: the domain is hidden too
-			}
-		}
 		d := &Domain{
 			Name:        src.cfg.Name,
 			Description: domainDescription(src.cfg, src.status, src.check),
 			State:       src.status.State,
 			LastError:   src.status.LastError,
 			upstream:    src.upstream,
+		}
+		allowedItems(d, src.status, rule)
+		known := len(src.status.Tools)+len(src.status.Prompts)+len(src.status.Resources)+len(src.status.ResourceTemplates) > 0
+		visible := len(defs)+len(d.Prompts)+len(d.Resources)+len(d.Templates) > 0 ||
+			(!known && rule.allowsUnknownDomain(src.cfg.Name)) || rule.allowsAll()
+		if !visible {
+			continue // nothing here for this rule: the domain is hidden too
 		}
 		d.Summary = summarize(d.Description)
 		c.Domains = append(c.Domains, d)

@@ -402,10 +402,11 @@ func validateGlobs(globs []string) error {
 	return nil
 }
 
-// matchAny reports whether name matches any of the (validated) globs.
+// matchAny reports whether name matches any of the (validated) globs (see
+// matchGlob).
 func matchAny(globs []string, name string) bool {
 	for _, g := range globs {
-		if ok, _ := path.Match(g, name); ok {
+		if matchGlob(g, name) {
 			return true
 		}
 	}

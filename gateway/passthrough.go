@@ -159,8 +159,7 @@ func (v *view) exposeIn(s *setup, c *Catalog, mode string) *exposed {
 	}
 	for _, d := range c.Domains {
 		prefix := s.byName[d.Name].EffectivePrefix()
-		st := d.upstream.Status()
-		for _, res := range st.Resources {
+		for _, res := range d.Resources {
 			if !claim("resource", res.URI, d.Name) {
 				continue
 			}
@@ -169,7 +168,7 @@ func (v *view) exposeIn(s *setup, c *Catalog, mode string) *exposed {
 			x.resources[res.URI] = &r
 			x.routes.resources[res.URI] = d.Name
 		}
-		for _, t := range st.ResourceTemplates {
+		for _, t := range d.Templates {
 			re, err := uritemplate.New(t.URITemplate)
 			if err != nil || !claim("resource template", t.URITemplate, d.Name) {
 				continue
@@ -179,7 +178,7 @@ func (v *view) exposeIn(s *setup, c *Catalog, mode string) *exposed {
 			x.templates[t.URITemplate] = &r
 			x.routes.templates = append(x.routes.templates, templateRoute{template: t.URITemplate, re: re.Regexp(), domain: d.Name})
 		}
-		for _, p := range st.Prompts {
+		for _, p := range d.Prompts {
 			name := prefix + p.Name
 			if !claim("prompt", name, d.Name) {
 				continue

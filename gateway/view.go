@@ -128,17 +128,19 @@ func (v *view) dropIdleServers() {
 	v.servers = kept
 }
 
-// instructions are what the view's new sessions are told on initialize:
-// the configured text, else the built-in one naming the domains the rule
-// may show.
+// instructions are what the view's new sessions are told on initialize
+// (and 2026-07-28 clients on server/discover): the configured text, else
+// the built-in one naming the domains the view shows, as its catalog says
+// (before its first catalog, those its rule may show).
 func (v *view) instructions(s *setup) string {
 	if s.cfg.Instructions != "" {
 		return s.cfg.Instructions
 	}
 	rule := v.rule.Load()
+	c := v.catalog.Load()
 	var shown []*UpstreamConfig
 	for _, u := range s.cfg.Upstreams {
-		if rule.allowsDomain(u.Name) {
+		if c != nil && c.Domain(u.Name) != nil || c == nil && rule.allowsUnknownDomain(u.Name) {
 			shown = append(shown, u)
 		}
 	}
@@ -188,5 +190,6 @@ func (v *view) update(s *setup, sources []domainSource, full *Catalog) {
 		c = buildCatalog(sources, rule)
 	}
 	v.catalog.Store(c)
+	v.ensureServer(s) // the domains it names may have changed
 	v.expose(s, c)
 }
