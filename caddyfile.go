@@ -63,6 +63,8 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 //			description <text>
 //			timeout <duration>
 //			max_concurrent_calls <n>
+//			max_concurrent_calls_per_identity <n>
+//			max_client_sessions <n>|off
 //			group <name> <glob...>
 //			allow <glob...>
 //			deny <glob...>
@@ -352,6 +354,30 @@ func parseUpstream(d *caddyfile.Dispenser) (*gateway.UpstreamConfig, error) {
 				return nil, d.Errf("upstream %q: max_concurrent_calls must be a positive number, got %q", u.Name, v)
 			}
 			u.MaxConcurrentCalls = n
+		case "max_concurrent_calls_per_identity":
+			var v string
+			if err := singleArg(d, &v); err != nil {
+				return nil, err
+			}
+			n, err := strconv.Atoi(v)
+			if err != nil || n <= 0 {
+				return nil, d.Errf("upstream %q: max_concurrent_calls_per_identity must be a positive number, got %q", u.Name, v)
+			}
+			u.MaxConcurrentCallsPerIdentity = n
+		case "max_client_sessions":
+			var v string
+			if err := singleArg(d, &v); err != nil {
+				return nil, err
+			}
+			if v == "off" {
+				u.MaxClientSessions = -1
+				break
+			}
+			n, err := strconv.Atoi(v)
+			if err != nil || n <= 0 {
+				return nil, d.Errf("upstream %q: max_client_sessions must be a positive number, or off; got %q", u.Name, v)
+			}
+			u.MaxClientSessions = n
 		case "group":
 			args := d.RemainingArgs()
 			if len(args) < 2 {
@@ -404,7 +430,7 @@ func parseUpstream(d *caddyfile.Dispenser) (*gateway.UpstreamConfig, error) {
 				return nil, d.Errf("upstream %q: unknown session %q; use %s or %s", u.Name, u.Session, gateway.SessionShared, gateway.SessionPerClient)
 			}
 		default:
-			return nil, d.Errf("upstream %q: unknown option %q; options are url, transport, header, forward_header, command, args, env, dir, description, timeout, max_concurrent_calls, group, allow, deny, tool, prefix and session", u.Name, option)
+			return nil, d.Errf("upstream %q: unknown option %q; options are url, transport, header, forward_header, command, args, env, dir, description, timeout, max_concurrent_calls, max_concurrent_calls_per_identity, max_client_sessions, group, allow, deny, tool, prefix and session", u.Name, option)
 		}
 	}
 	return u, nil

@@ -18,7 +18,10 @@ import (
 // upstream's questions carried to the client and its answers back (see
 // mrtr.go); and cancelled when the client cancels.
 func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, t *Tool, arguments json.RawMessage) (*mcp.CallToolResult, error) {
-	u, relay := g.upstreamFor(req, t.Domain)
+	u, relay, err := g.upstreamFor(req, t.Domain)
+	if err != nil {
+		return nil, err
+	}
 	if relay != nil {
 		defer relay.track(ctx)()
 	}

@@ -27,6 +27,27 @@ type clientSessions struct {
 	mu       sync.Mutex
 	byClient map[*mcp.ServerSession]*clientState
 	closed   bool
+	perUp    map[string]int // clients' own upstream sessions open, by domain
+}
+
+// opened counts a client's own upstream session of domain opening (+1) or
+// closing (-1).
+func (c *clientSessions) opened(domain string, delta int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.perUp == nil {
+		c.perUp = map[string]int{}
+	}
+	if c.perUp[domain] += delta; c.perUp[domain] <= 0 {
+		delete(c.perUp, domain)
+	}
+}
+
+// count is the number of clients' own upstream sessions of domain open.
+func (c *clientSessions) count(domain string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.perUp[domain]
 }
 
 type clientState struct {
@@ -46,21 +67,27 @@ type clientUpstream struct {
 // that connects it to the client), else the shared one. A request of the
 // stateless revision has no session to own one: it goes through the shared
 // one, where an upstream of that revision asks its questions in results.
-func (g *Gateway) upstreamFor(req mcp.Request, d *Domain) (*Upstream, *Relay) {
+//
+// A client that would need one more own session than the upstream's
+// ClientSessionLimit gets a *BusyError.
+func (g *Gateway) upstreamFor(req mcp.Request, d *Domain) (*Upstream, *Relay, error) {
 	s := g.current()
 	cfg := s.byName[d.Name]
 	ss, _ := req.GetSession().(*mcp.ServerSession)
 	if ss == nil || cfg == nil || cfg.Session != SessionPerClient || s.stateless || requestVersion(req) >= StatelessRevision {
-		return d.upstream, nil
+		return d.upstream, nil, nil
 	}
 	state := g.clientState(ss)
 	if state == nil {
-		return d.upstream, nil // the gateway is closing
+		return d.upstream, nil, nil // the gateway is closing
 	}
 	state.mu.Lock()
 	defer state.mu.Unlock()
 	if cu, ok := state.upstreams[d.Name]; ok {
-		return cu.upstream, cu.relay
+		return cu.upstream, cu.relay, nil
+	}
+	if limit := cfg.ClientSessionLimit(); limit > 0 && g.clients.count(d.Name) >= limit {
+		return nil, nil, &BusyError{Limit: limit, ClientSessions: true}
 	}
 	relay := newRelay(ss)
 	level := state.level
@@ -75,7 +102,8 @@ func (g *Gateway) upstreamFor(req mcp.Request, d *Domain) (*Upstream, *Relay) {
 	})
 	u.OnResourceUpdated(g.resourceUpdated)
 	state.upstreams[d.Name] = &clientUpstream{upstream: u, relay: relay, key: cfg.Connection.Key()}
-	return u, relay
+	g.clients.opened(d.Name, +1)
+	return u, relay, nil
 }
 
 // requestVersion is the protocol revision a request speaks.
@@ -114,17 +142,19 @@ func (g *Gateway) dropClient(ss *mcp.ServerSession) {
 	delete(g.clients.byClient, ss)
 	g.clients.mu.Unlock()
 	if st != nil {
-		st.close()
+		st.close(&g.clients)
 	}
 }
 
-func (st *clientState) close() {
+// close closes a client's own upstream sessions and counts them out of c.
+func (st *clientState) close(c *clientSessions) {
 	st.mu.Lock()
 	ups := st.upstreams
 	st.upstreams = map[string]*clientUpstream{}
 	st.mu.Unlock()
-	for _, cu := range ups {
+	for domain, cu := range ups {
 		_ = cu.upstream.Close()
+		c.opened(domain, -1)
 	}
 }
 
@@ -146,6 +176,7 @@ func (g *Gateway) closeStaleClientUpstreams(s *setup) {
 			if cfg == nil || cfg.Session != SessionPerClient || cfg.Connection.Key() != cu.key {
 				stale = append(stale, cu.upstream)
 				delete(st.upstreams, name)
+				g.clients.opened(name, -1)
 			}
 		}
 		st.mu.Unlock()
@@ -163,7 +194,7 @@ func (g *Gateway) closeClients() {
 	g.clients.byClient = map[*mcp.ServerSession]*clientState{}
 	g.clients.mu.Unlock()
 	for _, st := range states {
-		st.close()
+		st.close(&g.clients)
 	}
 }
 

@@ -113,6 +113,30 @@ type UpstreamConfig struct {
 	// client) or "per_client" (each client session gets its own, which
 	// stateful upstreams and server-to-client requests need).
 	Session string `json:"session,omitempty"`
+
+	// MaxClientSessions bounds, with Session per_client, the upstream
+	// sessions clients have of their own at once (each is a process, for
+	// a stdio upstream); a client that would need one more gets a busy
+	// error. Zero means DefaultMaxClientSessions for a stdio upstream and
+	// no bound for an HTTP one; negative, no bound.
+	MaxClientSessions int `json:"max_client_sessions,omitempty"`
+}
+
+// DefaultMaxClientSessions bounds the processes a per_client stdio
+// upstream starts for clients' own sessions when the config does not say.
+const DefaultMaxClientSessions = 32
+
+// ClientSessionLimit is MaxClientSessions with its default; 0 is none.
+func (u *UpstreamConfig) ClientSessionLimit() int {
+	switch {
+	case u.MaxClientSessions < 0:
+		return 0
+	case u.MaxClientSessions > 0:
+		return u.MaxClientSessions
+	case u.TransportName() == TransportStdio:
+		return DefaultMaxClientSessions
+	}
+	return 0
 }
 
 // EffectivePrefix is the prefix of the upstream's directly exposed names.
@@ -155,6 +179,12 @@ type Connection struct {
 	// MaxConcurrentCalls bounds the calls in flight on the connection;
 	// more wait for a slot, within their timeout. Zero means no limit.
 	MaxConcurrentCalls int `json:"max_concurrent_calls,omitempty"`
+
+	// MaxConcurrentCallsPerIdentity bounds, of those, the calls of one
+	// caller identity (a caller with a user; see Caller), so that one
+	// caller cannot hold every slot. Zero means half of
+	// MaxConcurrentCalls, rounded up.
+	MaxConcurrentCallsPerIdentity int `json:"max_concurrent_calls_per_identity,omitempty"`
 }
 
 // GroupRule puts the tools whose upstream names match any of Tools (globs)
@@ -341,6 +371,12 @@ func (c *Connection) validate() error {
 	}
 	if c.MaxConcurrentCalls < 0 {
 		return errors.New("max_concurrent_calls must be positive")
+	}
+	if c.MaxConcurrentCallsPerIdentity < 0 {
+		return errors.New("max_concurrent_calls_per_identity must be positive")
+	}
+	if c.MaxConcurrentCallsPerIdentity > 0 && c.MaxConcurrentCalls == 0 {
+		return errors.New("max_concurrent_calls_per_identity is a share of max_concurrent_calls; set that too")
 	}
 	if c.Timeout < 0 {
 		return errors.New("timeout must be positive")

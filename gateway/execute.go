@@ -76,6 +76,12 @@ func unavailableMessage(t *Tool, state State) string {
 }
 
 func busyMessage(t *Tool, busy *BusyError) string {
+	switch {
+	case busy.PerIdentity:
+		return fmt.Sprintf("Tool '%s' is busy for you: you already run %d calls on upstream server '%s', your share of its concurrent calls, and none finished in time. Retry when one of yours has finished; other domains are still available.", t.Name, busy.Limit, t.Domain.Name)
+	case busy.ClientSessions:
+		return fmt.Sprintf("Tool '%s' is busy: upstream server '%s' already has %d client sessions of its own, its limit (max_client_sessions). Retry later; other domains are still available.", t.Name, t.Domain.Name, busy.Limit)
+	}
 	return fmt.Sprintf("Tool '%s' is busy: upstream server '%s' already runs %d calls, its limit, and none finished in time. Retry shortly; other domains are still available.", t.Name, t.Domain.Name, busy.Limit)
 }
 

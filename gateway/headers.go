@@ -15,10 +15,14 @@ type callHeadersKey struct{}
 // (ForwardHeaders) and the caller's per-request values for that upstream
 // (Caller.UpstreamHeaders). Nothing else the client sent ever reaches an
 // upstream.
+//
+// It also says whose call it is, for the upstream's per-identity share of
+// its concurrent calls (see callSlots).
 func (g *Gateway) callContext(ctx context.Context, extra *mcp.RequestExtra, cfg *UpstreamConfig) context.Context {
 	if extra == nil || extra.Header == nil || cfg == nil {
 		return ctx
 	}
+	ctx = withSlotIdentity(ctx, g.callerOf(extra))
 	h := http.Header{}
 	for _, name := range cfg.ForwardHeaders {
 		for _, v := range extra.Header.Values(name) {
@@ -60,6 +64,9 @@ func carryCallValues(to, from context.Context) context.Context {
 	}
 	if d, ok := from.Value(callTimeoutKey{}).(time.Duration); ok {
 		to = context.WithValue(to, callTimeoutKey{}, d)
+	}
+	if id, ok := from.Value(slotIdentityKey{}).(string); ok {
+		to = context.WithValue(to, slotIdentityKey{}, id)
 	}
 	return to
 }

@@ -555,6 +555,6 @@ func (v *view) domainUpstream(req mcp.Request, domain string) (*Upstream, error)
 	if d == nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("upstream %q is gone", domain)}
 	}
-	u, _ := v.g.upstreamFor(req, d)
-	return u, nil
+	u, _, err := v.g.upstreamFor(req, d)
+	return u, err
 }

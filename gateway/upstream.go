@@ -133,9 +133,9 @@ type Upstream struct {
 
 	connects    atomic.Int64 // sessions that became ready
 	latencyEWMA atomic.Int64 // recent call latency, ns, exponentially weighted
-	// slots holds a token per call in flight when the connection has a
+	// slots bound the calls in flight when the connection has a
 	// MaxConcurrentCalls; nil means no limit.
-	slots chan struct{}
+	slots *callSlots
 
 	mu        sync.Mutex
 	status    UpstreamStatus
@@ -168,9 +168,7 @@ func NewUpstream(conn Connection, opts UpstreamOptions) *Upstream {
 		listeners: make(map[int]func()),
 		updates:   make(map[int]func(*mcp.ResourceUpdatedNotificationParams)),
 	}
-	if conn.MaxConcurrentCalls > 0 {
-		u.slots = make(chan struct{}, conn.MaxConcurrentCalls)
-	}
+	u.slots = newCallSlots(conn.MaxConcurrentCalls, conn.MaxConcurrentCallsPerIdentity)
 	u.client = mcp.NewClient(&mcp.Implementation{Name: "caddy-mcp-gateway", Version: Version}, u.clientOptions())
 	if opts.Relay != nil {
 		opts.Relay.install(u.client)

@@ -34,25 +34,24 @@ func (e *UnavailableError) Error() string {
 func (e *UnavailableError) Unwrap() error { return e.Reason }
 
 // BusyError is returned for a call that found no free slot, within its
-// timeout, among an upstream's MaxConcurrentCalls.
-type BusyError struct{ Limit int }
-
-func (e *BusyError) Error() string {
-	return fmt.Sprintf("upstream busy: %d calls in flight, its limit", e.Limit)
+// timeout, among an upstream's MaxConcurrentCalls, or among its caller's
+// share of them (PerIdentity).
+type BusyError struct {
+	Limit       int
+	PerIdentity bool
+	// ClientSessions: the upstream has MaxClientSessions sessions of
+	// clients' own (session per_client), and a new client needs one more.
+	ClientSessions bool
 }
 
-// acquireSlot waits for one of the connection's call slots, if it limits
-// concurrent calls, and returns the function that frees it.
-func (u *Upstream) acquireSlot(ctx context.Context) (release func(), err error) {
-	if u.slots == nil {
-		return func() {}, nil
+func (e *BusyError) Error() string {
+	if e.ClientSessions {
+		return fmt.Sprintf("upstream busy: %d client sessions of its own, its limit", e.Limit)
 	}
-	select {
-	case u.slots <- struct{}{}:
-		return func() { <-u.slots }, nil
-	case <-ctx.Done():
-		return nil, &BusyError{Limit: cap(u.slots)}
+	if e.PerIdentity {
+		return fmt.Sprintf("upstream busy: you have %d calls in flight on it, your share of its concurrent calls", e.Limit)
 	}
+	return fmt.Sprintf("upstream busy: %d calls in flight, its limit", e.Limit)
 }
 
 // withSession runs f on the current session, within the call's timeout
@@ -74,11 +73,15 @@ func (u *Upstream) withSession(ctx context.Context, f func(context.Context, *mcp
 	if d, ok := ctx.Value(callTimeoutKey{}).(time.Duration); ok && d > 0 {
 		timeout = d
 	}
-	callCtx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
+	// Waiting (for the first connection, for a slot) is bounded by the
+	// timeout; then the upstream gets the whole timeout to answer, so a
+	// call that timed out is one the upstream itself did not answer in
+	// time, never one that waited its time away (see recordCall).
+	waitCtx, cancelWait := context.WithTimeout(ctx, timeout)
+	defer cancelWait()
 	select {
 	case <-u.started:
-	case <-callCtx.Done():
+	case <-waitCtx.Done():
 		return &UnavailableError{State: StateConnecting, Reason: errors.New("still connecting")}
 	}
 	u.mu.Lock()
@@ -88,11 +91,13 @@ func (u *Upstream) withSession(ctx context.Context, f func(context.Context, *mcp
 		u.RetrySoon()
 		return &UnavailableError{State: status.State, Reason: status.LastError}
 	}
-	release, err := u.acquireSlot(callCtx)
+	release, err := u.slots.acquire(waitCtx)
 	if err != nil {
 		return err
 	}
 	defer release()
+	callCtx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
 	for attempt := 1; ; attempt++ {
 		began := time.Now()
 		err := f(callCtx, session)
