@@ -206,7 +206,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	}
 	opts := gateway.Options{Logger: h.logger, SDKLogger: h.sdkLogger, Stateless: h.Stateless, Access: h.accessRules(),
 		Observer: metricsObserver{gateway: h.name()}, LogValues: h.LogValues,
-		SessionIDPrefix: repl.ReplaceKnown(h.SessionIDPrefix, ""), StateSecret: repl.ReplaceKnown(h.StateSecret, "")}
+		SessionIDPrefix: repl.ReplaceKnown(h.SessionIDPrefix, ""), StateSecret: h.stateSecret(repl)}
 	if err := h.attach(ctx, cfg, ups, opts); err != nil {
 		return err
 	}
@@ -246,6 +246,21 @@ func (h *Handler) checkNameCollisions() error {
 		return fmt.Errorf("%s", strings.Join(c, "; "))
 	}
 	return nil
+}
+
+// stateSecret resolves StateSecret's placeholders; an unset variable
+// resolves to nothing (never to the placeholder's own text, which anyone
+// could read in the config). A configured secret that resolves to nothing
+// is said in the log: each instance then signs with a random key.
+func (h *Handler) stateSecret(repl *caddy.Replacer) string {
+	if h.StateSecret == "" {
+		return ""
+	}
+	secret := repl.ReplaceAll(h.StateSecret, "")
+	if secret == "" {
+		h.logger.Warn("state_secret resolves to nothing (an unset environment variable?): request states are signed with a random key of this instance's, so a multi round-trip retry must return to it")
+	}
+	return secret
 }
 
 // resolveConnection replaces Caddy's global placeholders ({env.*},

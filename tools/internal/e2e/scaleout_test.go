@@ -32,6 +32,7 @@ type scaleoutHop struct {
 	session  string // the request's Mcp-Session-Id
 	instance string // X-Gateway-Instance of the answer ("" if no gateway answered)
 	status   int
+	route    string // X-Front-Route of the answer: "held" for a retry the front routed by its state
 }
 
 // scaleoutRecorder is an http.RoundTripper that notes, for every request,
@@ -62,7 +63,7 @@ func (r *scaleoutRecorder) RoundTrip(req *http.Request) (*http.Response, error) 
 		return nil, err
 	}
 	r.mu.Lock()
-	r.hops = append(r.hops, scaleoutHop{method, req.Header.Get("Mcp-Session-Id"), resp.Header.Get("X-Gateway-Instance"), resp.StatusCode})
+	r.hops = append(r.hops, scaleoutHop{method, req.Header.Get("Mcp-Session-Id"), resp.Header.Get("X-Gateway-Instance"), resp.StatusCode, resp.Header.Get("X-Front-Route")})
 	r.mu.Unlock()
 	return resp, nil
 }
