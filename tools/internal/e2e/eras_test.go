@@ -285,6 +285,7 @@ func TestErasMissingCapability(t *testing.T) {
 		t.Run(mode, func(t *testing.T) {
 			c := connectEra(t, caddy, testenv.Revision2026, mode, "elicitation")
 			answer := c.call("modern", "ask_elicitation", map[string]any{"message": "Who are you?"})
+			t.Logf("a client without elicitation got: ok %v, error %v (code %v), result %v", answer["ok"], answer["error"], answer["code"], answer["result"])
 			if answer["ok"] == true {
 				r := resultOf(t, answer)
 				if !r.IsError || !strings.Contains(r.text(), "elicitation") {
