@@ -11,11 +11,14 @@ import (
 )
 
 // erasCaddyfile serves two gateways from one Caddy: /pass in passthrough
-// mode and /meta in meta mode, each in front of an upstream of each
-// protocol era: "modern", server2.mjs (TypeScript SDK 2.x, 2026-07-28
-// only, asking its questions with input_required results), and "legacy",
-// the go-sdk conformance server with sessions (2025-11-25, asking with
-// requests of its own on the session, which needs `session per_client`).
+// mode and /meta in meta mode, each in front of upstreams of both
+// protocol eras: "modern", server2.mjs (TypeScript SDK 2.x, 2026-07-28
+// only, asking its questions with input_required results); "gomodern",
+// the go-sdk conformance server over stateless HTTP (2026-07-28, asking
+// with input_required too: a second implementation of that revision);
+// and "legacy", the go-sdk conformance server with sessions (2025-11-25,
+// asking with requests of its own on the session, which needs `session
+// per_client`).
 const erasCaddyfile = `{
 	admin off
 	persist_config off
@@ -26,6 +29,7 @@ const erasCaddyfile = `{
 		name passthrough
 		mode passthrough
 		upstream modern {MODERN_URL}
+		upstream gomodern {GOMODERN_URL}
 		upstream legacy {LEGACY_URL} {
 			session per_client
 		}
@@ -33,6 +37,7 @@ const erasCaddyfile = `{
 	mcp_gateway /meta* {
 		name meta
 		upstream modern {MODERN_URL}
+		upstream gomodern {GOMODERN_URL}
 		upstream legacy {LEGACY_URL} {
 			session per_client
 		}
@@ -45,8 +50,9 @@ const erasCaddyfile = `{
 func startEras(t *testing.T) *testenv.CaddyInstance {
 	t.Helper()
 	legacy, _ := testenv.StartEverythingServer(t)
+	gomodern, _ := testenv.StartStatelessEverythingServer(t)
 	modern := testenv.StartServer2(t)
-	return testenv.StartCaddy(t, strings.NewReplacer("{MODERN_URL}", modern, "{LEGACY_URL}", legacy).Replace(erasCaddyfile))
+	return testenv.StartCaddy(t, strings.NewReplacer("{MODERN_URL}", modern, "{GOMODERN_URL}", gomodern, "{LEGACY_URL}", legacy).Replace(erasCaddyfile))
 }
 
 // eraClient is a client of one protocol era, with the answers it gives
@@ -143,10 +149,16 @@ type question struct {
 	want  func(c *eraClient) string        // what the result must hold: the client's answer
 }
 
-// questionsOf are the questions of each upstream: server2.mjs asks with
-// input_required results, the go-sdk server with requests on its session
-// (roots by its multi round-trip shim, which asks a client of an earlier
-// revision with a request).
+// modernRoots is server2.mjs's roots question.
+var modernRoots = question{"roots", "ask_roots", map[string]any{}, func(a map[string]any) bool { n, _ := a["roots"].(float64); return n >= 1 },
+	func(c *eraClient) string { return "roots: " + strings.Join(c.roots, ", ") }}
+
+// questionsOf are the questions of each upstream: server2.mjs and the
+// stateless go-sdk server ask with input_required results (the go-sdk one
+// asks for a name this client does not give, so it is asked only for
+// sampling and roots), the go-sdk server with sessions with requests on
+// its session (roots by its multi round-trip shim, which asks a client of
+// an earlier revision with a request).
 func questionsOf(upstream string) []question {
 	samplingAsked := func(prompt string) func(map[string]any) bool {
 		return func(a map[string]any) bool { return strings.Contains(fmt.Sprint(a["samplings"]), prompt) }
@@ -155,14 +167,23 @@ func questionsOf(upstream string) []question {
 		return func(a map[string]any) bool { return strings.Contains(fmt.Sprint(a["elicitations"]), message) }
 	}
 	rootsAsked := func(a map[string]any) bool { n, _ := a["roots"].(float64); return n >= 1 }
-	if upstream == "modern" {
+	switch upstream {
+	case "gomodern":
+		return []question{
+			{"sampling", "test_input_required_result_sampling", map[string]any{}, samplingAsked("What is the capital of France?"),
+				func(c *eraClient) string { return "Sampling response: " + c.sample }},
+			{"roots", "test_input_required_result_list_roots", map[string]any{}, rootsAsked,
+				func(c *eraClient) string {
+					return fmt.Sprintf("Client exposed %d root(s): %s", len(c.roots), strings.Join(c.roots, ", "))
+				}},
+		}
+	case "modern":
 		return []question{
 			{"sampling", "ask_sampling", map[string]any{"prompt": "Say hi to modern"}, samplingAsked("Say hi to modern"),
 				func(c *eraClient) string { return "sampled: " + c.sample }},
 			{"elicitation", "ask_elicitation", map[string]any{"message": "Who calls modern?"}, elicitationAsked("Who calls modern?"),
 				func(c *eraClient) string { return "elicited: action=accept username=" + c.username }},
-			{"roots", "ask_roots", map[string]any{}, rootsAsked,
-				func(c *eraClient) string { return "roots: " + strings.Join(c.roots, ", ") }},
+			// Its roots question has a test of its own: TestErasRootsFromSDK2Upstream.
 		}
 	}
 	return []question{
@@ -212,6 +233,8 @@ func TestErasAskAcross(t *testing.T) {
 	eras := []struct{ name, client, upstream string }{
 		{"client2026-upstream2026", testenv.Revision2026, "modern"},
 		{"client2025-upstream2026", testenv.SessionRevision, "modern"},
+		{"client2026-upstream2026go", testenv.Revision2026, "gomodern"},
+		{"client2025-upstream2026go", testenv.SessionRevision, "gomodern"},
 		{"client2025-upstream2025", testenv.SessionRevision, "legacy"},
 		{"client2026-upstream2025", testenv.Revision2026, "legacy"},
 	}
@@ -220,22 +243,52 @@ func TestErasAskAcross(t *testing.T) {
 			t.Run(e.name+"/"+mode, func(t *testing.T) {
 				c := connectEra(t, caddy, e.client, mode)
 				for _, q := range questionsOf(e.upstream) {
-					answer := c.call(e.upstream, q.tool, q.args)
-					if answer["ok"] != true {
-						t.Errorf("%s: %s failed: %v (code %v)", q.kind, q.tool, answer["error"], answer["code"])
-						continue
-					}
-					r := resultOf(t, answer)
-					if r.IsError || !strings.Contains(r.text(), q.want(c)) {
-						t.Errorf("%s: %s answered %+v, want a result holding %q (the client's answer, back upstream)", q.kind, q.tool, r, q.want(c))
-					}
-					if !q.asked(answer) {
-						t.Errorf("%s: the client was not asked (it received samplings %v, elicitations %v, %v roots requests)",
-							q.kind, answer["samplings"], answer["elicitations"], answer["roots"])
-					}
-					if c.era == testenv.Revision2026 {
-						c.checkWire(t, q.kind, answer)
-					}
+					c.ask(t, e.upstream, q)
+				}
+			})
+		}
+	}
+}
+
+// ask calls q's tool of upstream, and checks that the client was asked
+// and that its answer reached the upstream.
+func (c *eraClient) ask(t *testing.T, upstream string, q question) {
+	t.Helper()
+	answer := c.call(upstream, q.tool, q.args)
+	if answer["ok"] != true {
+		t.Errorf("%s: %s failed: %v (code %v)", q.kind, q.tool, answer["error"], answer["code"])
+		return
+	}
+	r := resultOf(t, answer)
+	if r.IsError || !strings.Contains(r.text(), q.want(c)) {
+		t.Errorf("%s: %s answered %+v, want a result holding %q (the client's answer, back upstream)", q.kind, q.tool, r, q.want(c))
+	}
+	if !q.asked(answer) {
+		t.Errorf("%s: the client was not asked (it received samplings %v, elicitations %v, %v roots requests)",
+			q.kind, answer["samplings"], answer["elicitations"], answer["roots"])
+	}
+	if c.era == testenv.Revision2026 {
+		c.checkWire(t, q.kind, answer)
+	}
+}
+
+// TestErasRootsFromSDK2Upstream has the TypeScript SDK 2.x upstream ask
+// clients of both eras for their roots, in both modes. That SDK writes the
+// question as {"method":"roots/list"}, without params, which the revision
+// allows. Each call is followed by a plain call of the same upstream: one
+// result the gateway cannot use must not make the upstream unavailable to
+// the calls after it. (A test of its own, with its own Caddy, so that an
+// upstream the gateway wrongly takes for down fails only this test.)
+func TestErasRootsFromSDK2Upstream(t *testing.T) {
+	caddy := startEras(t)
+	for _, era := range []string{testenv.Revision2026, testenv.SessionRevision} {
+		for _, mode := range []string{"passthrough", "meta"} {
+			t.Run(era+"/"+mode, func(t *testing.T) {
+				c := connectEra(t, caddy, era, mode)
+				c.ask(t, "modern", modernRoots)
+				a := c.call("modern", "echo", map[string]any{"text": "still up"})
+				if a["ok"] != true || resultOf(t, a).text() != "echo: still up" {
+					t.Errorf("a plain call of the upstream after its roots question: %v", a)
 				}
 			})
 		}
@@ -336,8 +389,8 @@ func TestTS2ClientMetaTools(t *testing.T) {
 		got = append(got, d.Name)
 	}
 	slices.Sort(got)
-	if !slices.Equal(got, []string{"legacy", "modern"}) {
-		t.Errorf("discover_tools domains = %v, want legacy and modern", got)
+	if !slices.Equal(got, []string{"gomodern", "legacy", "modern"}) {
+		t.Errorf("discover_tools domains = %v, want gomodern, legacy and modern", got)
 	}
 
 	var search struct {
