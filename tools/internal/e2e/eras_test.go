@@ -423,3 +423,23 @@ func TestTS2ClientMetaTools(t *testing.T) {
 		t.Errorf("the upstream was told %v, want 2026-07-28 and the client's elicitation, sampling and roots", envelope)
 	}
 }
+
+// TestServer2IsModernOnly checks the peer the era tests rely on:
+// server2.mjs speaks the 2026-07-28 revision only. It refuses the
+// initialize handshake of earlier revisions (-32022, naming the revision
+// it supports), so a gateway can reach it only in that revision, and it
+// answers server/discover with that revision alone.
+func TestServer2IsModernOnly(t *testing.T) {
+	url := testenv.StartServer2(t)
+	initialize := postRPC(t, url, nil, []byte(initializeMessage))
+	if initialize.Error == nil || initialize.Error.Code != -32022 || !strings.Contains(string(initialize.Error.Data), testenv.Revision2026) {
+		t.Errorf("initialize at 2025-11-25: HTTP %d, error %+v, result %s; want -32022 naming %s", initialize.Status, initialize.Error, initialize.Result, testenv.Revision2026)
+	}
+	var discover struct {
+		SupportedVersions []string `json:"supportedVersions"`
+	}
+	a := post2026(t, url, nil, "server/discover", "", nil, map[string]any{})
+	if a.Error != nil || json.Unmarshal(a.Result, &discover) != nil || !slices.Equal(discover.SupportedVersions, []string{testenv.Revision2026}) {
+		t.Errorf("server/discover: HTTP %d, error %+v, result %s; want supportedVersions [%s]", a.Status, a.Error, a.Result, testenv.Revision2026)
+	}
+}
