@@ -3,6 +3,7 @@ package testenv
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -89,4 +90,133 @@ func RunConformance(t testing.TB, url string, scenarios ...string) ConformanceRe
 		t.Fatalf("the conformance suite reported no checks:\n%s", res.Output)
 	}
 	return res
+}
+
+// Revision2026 is the protocol revision the conformance-2026 suite (npm
+// @modelcontextprotocol/conformance 0.2.0-alpha, installed as
+// conformance-2026) measures.
+const Revision2026 = "2026-07-28"
+
+// ConformanceCheck is one check the suite ran: its scenario, its ID (the
+// suite may run a check ID more than once in a scenario), its status
+// (SUCCESS, FAILURE, WARNING, SKIPPED, ...) and its error message.
+type ConformanceCheck struct {
+	Scenario, ID, Status, Message string
+}
+
+// Conformance2026Result is the outcome of a conformance-2026 run.
+type Conformance2026Result struct {
+	// Checks are the checks run, by scenario in the suite's order.
+	Checks []ConformanceCheck
+	// Required are the server scenarios the revision requires: the ones
+	// the suite scores, from its frozen requirements file.
+	Required []string
+	// Output is the suite's output, for the log.
+	Output string
+}
+
+// Scenario returns the checks a scenario ran.
+func (r Conformance2026Result) Scenario(name string) []ConformanceCheck {
+	var out []ConformanceCheck
+	for _, c := range r.Checks {
+		if c.Scenario == name {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// ScenarioPassed reports whether a scenario ran and none of its checks
+// failed, as the suite scores it (a WARNING, a SHOULD, does not fail it).
+func (r Conformance2026Result) ScenarioPassed(name string) bool {
+	checks := r.Scenario(name)
+	for _, c := range checks {
+		if c.Status == "FAILURE" {
+			return false
+		}
+	}
+	return len(checks) > 0
+}
+
+// RunConformance2026 runs the 2026-07-28 conformance suite against the
+// server at url: without scenarios, every scenario the revision requires
+// and those it runs unscored (`server --requirements 2026-07-28`); with
+// scenarios, each of those at that revision (`server --scenario X
+// --spec-version 2026-07-28`).
+func RunConformance2026(t testing.TB, url string, scenarios ...string) Conformance2026Result {
+	t.Helper()
+	node := Node22(t)
+	pkg := filepath.Join(NodeDir(t), "node_modules", "conformance-2026")
+	suite := filepath.Join(pkg, "dist", "index.js")
+	if _, err := os.Stat(suite); err != nil {
+		t.Fatalf("the 2026-07-28 conformance suite: %v", err)
+	}
+	required, err := requiredServerScenarios(filepath.Join(pkg, "requirements", Revision2026+".yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := Conformance2026Result{Required: required}
+	runs := [][]string{{"--requirements", Revision2026}}
+	if len(scenarios) > 0 {
+		runs = nil
+		for _, s := range scenarios {
+			runs = append(runs, []string{"--scenario", s, "--spec-version", Revision2026})
+		}
+	}
+	for _, extra := range runs {
+		out := t.TempDir()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		args := append([]string{suite, "server", "--url", url, "-o", out}, extra...)
+		b, _ := exec.CommandContext(ctx, node, args...).CombinedOutput()
+		cancel()
+		res.Output += string(b)
+		dirs, _ := os.ReadDir(out)
+		for _, d := range dirs {
+			scenario := timestampSuffix.ReplaceAllString(strings.TrimPrefix(d.Name(), "server-"), "")
+			data, err := os.ReadFile(filepath.Join(out, d.Name(), "checks.json"))
+			if err != nil {
+				continue
+			}
+			var checks []struct {
+				ID, Status   string
+				ErrorMessage string `json:"errorMessage"`
+			}
+			if err := json.Unmarshal(data, &checks); err != nil {
+				t.Fatalf("reading %s: %v", d.Name(), err)
+			}
+			for _, c := range checks {
+				res.Checks = append(res.Checks, ConformanceCheck{Scenario: scenario, ID: c.ID, Status: c.Status, Message: c.ErrorMessage})
+			}
+		}
+	}
+	if len(res.Checks) == 0 {
+		t.Fatalf("the conformance suite reported no checks:\n%s", res.Output)
+	}
+	return res
+}
+
+// requiredServerScenarios reads the top-level `server:` list of a
+// requirements file of the suite (a YAML list of scenario names).
+func requiredServerScenarios(path string) ([]string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("the suite's requirements: %v", err)
+	}
+	var out []string
+	in := false
+	for _, line := range strings.Split(string(data), "\n") {
+		switch {
+		case line == "server:":
+			in = true
+		case in && strings.HasPrefix(line, "  - "):
+			out = append(out, strings.TrimSpace(strings.TrimPrefix(line, "  - ")))
+		case in && strings.TrimSpace(line) == "":
+		case in:
+			in = false
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no server scenarios listed in %s", path)
+	}
+	return out, nil
 }

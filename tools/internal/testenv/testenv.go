@@ -162,8 +162,22 @@ func StartEverythingServer(t testing.TB) (string, *Process) {
 // restart a server where it was).
 func StartEverythingServerOn(t testing.TB, port int) (string, *Process) {
 	t.Helper()
+	return startEverythingServer(t, port, false)
+}
+
+// StartStatelessEverythingServer runs the go-sdk conformance server over
+// stateless streamable HTTP (-stateless=true): the go-sdk serves the
+// 2026-07-28 revision only so, beside the earlier ones without sessions.
+// It is the server the 2026-07-28 conformance suite is measured against.
+func StartStatelessEverythingServer(t testing.TB) (string, *Process) {
+	t.Helper()
+	return startEverythingServer(t, FreePort(t), true)
+}
+
+func startEverythingServer(t testing.TB, port int, stateless bool) (string, *Process) {
+	t.Helper()
 	bin := EverythingServer(t)
-	p := Start(t, "", nil, bin, "-http", fmt.Sprintf("127.0.0.1:%d", port), "-stateless=false")
+	p := Start(t, "", nil, bin, "-http", fmt.Sprintf("127.0.0.1:%d", port), fmt.Sprintf("-stateless=%t", stateless))
 	WaitPort(t, port, p)
 	return fmt.Sprintf("http://127.0.0.1:%d/mcp", port), p
 }

@@ -5,33 +5,35 @@
 //   {"op":"connect","url":"http://127.0.0.1:8080/mcp",
 //    "headers":{"Authorization":"..."},                   (optional: sent with every request)
 //    "elicitation":{"action":"accept","content":{...}},   (optional: answer every elicitation so)
-//    "sampling":{"text":"..."}}                           (optional: answer every sampling request so)
+//    "sampling":{"text":"..."},                           (optional: answer every sampling request so)
+//    "roots":[{"uri":"file:///...","name":"..."}]}        (optional: declare roots, answer roots/list so)
 //     -> {"ok":true,"serverInfo":...,"instructions":...,"capabilities":...,"sessionId":"..."}
 //   {"op":"listTools"}                                     -> {"ok":true,"result":{tools:[...]}}
 //   {"op":"setLevel","level":"info"}                       -> {"ok":true}
 //   {"op":"callTool","name":"...","arguments":{...},"progress":true}
-//     -> {"ok":true,"result":{...},"progress":[...],"logs":[...],"elicitations":[...],"samplings":[...]}
+//     -> {"ok":true,"result":{...},"progress":[...],"logs":[...],"elicitations":[...],"samplings":[...],"roots":n}
 //   {"op":"close"}                                         -> {"ok":true}
 //
 // "progress" lists the progress notifications of that call; "logs",
 // "elicitations" and "samplings" what the client received since the
-// previous command. A failed command answers {"ok":false,"error":"..."}
-// (with "code", the HTTP status, when the transport was refused)
-// and the client goes on.
+// previous command, and "roots" how many roots/list requests. A failed
+// command answers {"ok":false,"error":"..."} (with "code", the HTTP
+// status, when the transport was refused) and the client goes on.
 import { createInterface } from "node:readline";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
+  ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 
 let client;
-let received = { logs: [], elicitations: [], samplings: [] };
+let received = { logs: [], elicitations: [], samplings: [], roots: 0 };
 const drain = () => {
   const r = received;
-  received = { logs: [], elicitations: [], samplings: [] };
+  received = { logs: [], elicitations: [], samplings: [], roots: 0 };
   return r;
 };
 const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
@@ -43,6 +45,7 @@ async function handle(cmd) {
       const capabilities = {};
       if (cmd.elicitation) capabilities.elicitation = {};
       if (cmd.sampling) capabilities.sampling = {};
+      if (cmd.roots) capabilities.roots = {};
       client = new Client({ name: "e2e-ts-client", version: "1.0.0" }, { capabilities });
       if (cmd.elicitation) {
         client.setRequestHandler(ElicitRequestSchema, async (req) => {
@@ -54,6 +57,12 @@ async function handle(cmd) {
         client.setRequestHandler(CreateMessageRequestSchema, async (req) => {
           received.samplings.push(req.params);
           return { role: "assistant", content: { type: "text", text: cmd.sampling.text }, model: "e2e-model" };
+        });
+      }
+      if (cmd.roots) {
+        client.setRequestHandler(ListRootsRequestSchema, async () => {
+          received.roots++;
+          return { roots: cmd.roots };
         });
       }
       client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
