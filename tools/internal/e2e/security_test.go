@@ -203,11 +203,15 @@ func TestBasicAuthExamplePassthrough(t *testing.T) {
 }
 
 // TestForwardAuthExample runs examples/security/forward-auth.Caddyfile:
-// an auth service names the caller, and a caller cannot name itself.
+// an auth service names the caller, and a caller cannot name itself. Its
+// `identity` binds each session to its user: carol, under the same policy
+// as bob, can neither use bob's session ID nor end it (the finding: with
+// sessions bound per policy, she could do both), and the log names the
+// caller of each tool call by policy and user.
 func TestForwardAuthExample(t *testing.T) {
 	echo := testenv.EchoServer(t)
 	port, authPort := testenv.FreePort(t), testenv.FreePort(t)
-	testenv.StartCaddyFile(t, "examples/security/forward-auth.Caddyfile", port,
+	caddy := testenv.StartCaddyFile(t, "examples/security/forward-auth.Caddyfile", port,
 		fmt.Sprint("GATEWAY_PORT=", port), fmt.Sprint("AUTH_PORT=", authPort), "ECHO_URL="+echo)
 	url := fmt.Sprintf("http://127.0.0.1:%d/mcp", port)
 
@@ -223,7 +227,7 @@ func TestForwardAuthExample(t *testing.T) {
 	}
 	// bob claims to be alice with a header of his own: the auth service's
 	// answer replaces it.
-	b, _ := connectAs(t, url, map[string]string{"Authorization": "Bearer bob-token", "X-Auth-User": "alice"})
+	b, bobSession := connectAs(t, url, map[string]string{"Authorization": "Bearer bob-token", "X-Auth-User": "alice"})
 	if msg := call(t, b, "execute_tool", map[string]any{"tool_name": "echo.admin_reset"}).gatewayError(t); !strings.HasPrefix(msg, "Unknown tool") {
 		t.Errorf("bob's admin call: %q", msg)
 	}
@@ -232,6 +236,64 @@ func TestForwardAuthExample(t *testing.T) {
 	if seen["X-User"] != "bob" {
 		t.Errorf("the upstream was told the caller is %q, want bob", seen["X-User"])
 	}
+
+	// carol, under bob's policy, presents bob's session ID: it is unknown
+	// to her, to use or to end.
+	carol := map[string]string{"Authorization": "Bearer carol-token", "Mcp-Session-Id": bobSession, "MCP-Protocol-Version": testenv.SessionRevision}
+	hijack := `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"execute_tool","arguments":{"tool_name":"echo.echo","arguments":{"text":"as bob"}}}}`
+	if code := rawPost(t, url, carol, hijack); code != http.StatusNotFound {
+		t.Errorf("carol calling a tool in bob's session: %d, want 404", code)
+	}
+	if code := rawDelete(t, url, carol); code != http.StatusNotFound {
+		t.Errorf("carol ending bob's session: %d, want 404", code)
+	}
+	if v := b.Do(map[string]any{"op": "callTool", "name": "execute_tool", "arguments": map[string]any{"tool_name": "echo.echo", "arguments": map[string]any{"text": "still mine"}}}); v["ok"] != true || !strings.Contains(fmt.Sprint(v["result"]), "text:still mine") {
+		t.Errorf("bob's session after carol's attempts: %v", v)
+	}
+	c, _ := connectAs(t, url, map[string]string{"Authorization": "Bearer carol-token"})
+	if r := call(t, c, "execute_tool", map[string]any{"tool_name": "echo.echo", "arguments": map[string]any{"text": "carol"}}); r.IsError || r.text() != "carol" {
+		t.Errorf("carol's own session: %+v", r)
+	}
+
+	// Each tool call's log line names its caller: policy/user. (carol's
+	// call was the last.)
+	callers := map[string]int{}
+	for _, line := range logLinesOnceThere(caddy, `"identity":"default/carol"`, 1) {
+		if !strings.Contains(line, `"msg":"tool call"`) {
+			continue
+		}
+		var entry struct{ Identity string }
+		if err := json.Unmarshal([]byte(line), &entry); err != nil {
+			t.Fatalf("log line %q: %v", line, err)
+		}
+		callers[entry.Identity]++
+	}
+	var identities []string
+	for id := range callers {
+		identities = append(identities, id)
+	}
+	slices.Sort(identities)
+	if want := []string{"admins/alice", "default/bob", "default/carol"}; !slices.Equal(identities, want) {
+		t.Errorf("tool call log lines by identity: %v, want lines of %v only", callers, want)
+	}
+	if strings.Contains(caddy.Output(), "a request has no identity") {
+		t.Error("the example, which sets identity, logged that a request has none")
+	}
+}
+
+// rawDelete ends a session with DELETE and returns the status.
+func rawDelete(t *testing.T, url string, headers map[string]string) int {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodDelete, url, nil)
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
 }
 
 // TestTLSExample runs examples/security/tls.Caddyfile: HTTPS from Caddy's

@@ -2,6 +2,9 @@
 // against: Caddy built from cmd/caddy, the go-sdk conformance server, npm
 // MCP servers and the official TypeScript SDK client. A peer that cannot be
 // built, installed or started fails the test: nothing is skipped.
+//
+// MCP_GATEWAY_TEST_CADDY=/path/to/caddy runs the tests against that Caddy
+// binary instead of one built from this checkout (see CaddyOverride).
 package testenv
 
 import (
@@ -57,8 +60,24 @@ func Build(t testing.TB, pkg, name string) string {
 	return out
 }
 
-// Caddy builds cmd/caddy: Caddy's standard modules plus the gateway.
-func Caddy(t testing.TB) string { return Build(t, "./cmd/caddy", "caddy") }
+// CaddyOverride is the environment variable that names a Caddy binary for
+// the tests to run instead of building cmd/caddy: for instance one built
+// from an earlier commit, to see which tests fail without a fix
+// (MCP_GATEWAY_TEST_CADDY=/tmp/caddy-old go test ./internal/e2e -run ...).
+const CaddyOverride = "MCP_GATEWAY_TEST_CADDY"
+
+// Caddy builds cmd/caddy: Caddy's standard modules plus the gateway; or,
+// when CaddyOverride is set, returns the binary it names.
+func Caddy(t testing.TB) string {
+	t.Helper()
+	if bin := os.Getenv(CaddyOverride); bin != "" {
+		if _, err := os.Stat(bin); err != nil {
+			t.Fatalf("%s=%s: %v", CaddyOverride, bin, err)
+		}
+		return bin
+	}
+	return Build(t, "./cmd/caddy", "caddy")
+}
 
 // EverythingServer builds the go-sdk's conformance everything-server, a
 // real MCP server with tools returning every content type.
