@@ -151,6 +151,14 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	if err := h.Config.Validate(); err != nil {
 		return err
 	}
+	app, err := ctx.App("mcp_gateway")
+	if err != nil {
+		return fmt.Errorf("loading the upstream starter: %v", err)
+	}
+	starter := app.(*upstreamStarter)
+	if err := starter.claim(h.name()); err != nil {
+		return err
+	}
 	if h.MaxSessionsPerIdentity < 0 {
 		return errors.New("max_sessions_per_identity must be positive")
 	}
@@ -211,11 +219,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		return err
 	}
 	h.gw = h.frontend.gw
-	starter, err := ctx.App("mcp_gateway")
-	if err != nil {
-		return fmt.Errorf("loading the upstream starter: %v", err)
-	}
-	starter.(*upstreamStarter).add(h)
+	starter.add(h)
 	return nil
 }
 

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -192,19 +191,16 @@ func TestProvisionReachesNoUpstream(t *testing.T) {
 	h.Cleanup()
 }
 
-// testContext is a provisioning context belonging to a loaded (empty)
-// config, as Caddy gives handlers, so that handlers can load apps.
+// testContext is a provisioning context belonging to a config of its own,
+// loaded (empty) as Caddy loads one, so that handlers can load apps; each
+// call is a new config, as a reload is.
 func testContext(t *testing.T) (caddy.Context, context.CancelFunc) {
 	t.Helper()
-	loadEmptyConfig.Do(func() {
-		if err := caddy.Load([]byte(`{"admin":{"disabled":true}}`), false); err != nil {
-			t.Fatalf("loading an empty config: %v", err)
-		}
-	})
+	if err := caddy.Load([]byte(`{"admin":{"disabled":true}}`), true); err != nil {
+		t.Fatalf("loading an empty config: %v", err)
+	}
 	return caddy.NewContext(caddy.ActiveContext())
 }
-
-var loadEmptyConfig sync.Once
 
 // startConfig does what starting a config does for the gateway: it starts
 // the upstream starter app the handlers registered with.

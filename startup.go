@@ -1,6 +1,7 @@
 package mcpgateway
 
 import (
+	"fmt"
 	"sync"
 
 	"github.com/caddyserver/caddy/v2"
@@ -21,6 +22,7 @@ func init() {
 type upstreamStarter struct {
 	mu       sync.Mutex
 	handlers []*Handler
+	names    map[string]bool // gateway names claimed in this config
 }
 
 // CaddyModule returns the Caddy module information.
@@ -29,6 +31,21 @@ func (*upstreamStarter) CaddyModule() caddy.ModuleInfo {
 		ID:  "mcp_gateway",
 		New: func() caddy.Module { return new(upstreamStarter) },
 	}
+}
+
+// claim reserves a gateway name in this config: two handlers of one config
+// with the same name (two unnamed ones, say) would share one gateway.
+func (a *upstreamStarter) claim(name string) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.names[name] {
+		return fmt.Errorf("two mcp_gateway handlers in this config are named %q; give each its own `name`", name)
+	}
+	if a.names == nil {
+		a.names = map[string]bool{}
+	}
+	a.names[name] = true
+	return nil
 }
 
 // add registers a provisioned handler whose upstreams Start connects.

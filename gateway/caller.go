@@ -33,6 +33,18 @@ func (c Caller) Identity() string {
 	return strconv.Itoa(c.Policy) + "/" + c.User
 }
 
+// SessionOwner is what a session of an earlier revision is bound to: the
+// user, when the request has one, so that one user's session may carry
+// requests under different access rules (a stricter rule for tools/call,
+// say: each request is still served by its own rule); else the access rule,
+// all that tells anonymous callers apart.
+func (c Caller) SessionOwner() string {
+	if c.User != "" {
+		return "user:" + c.User
+	}
+	return "policy:" + strconv.Itoa(c.Policy)
+}
+
 // String is the caller as logs show it: the policy's name (or its place,
 // "default" for the first) and the user, e.g. "admins/alice",
 // "default/-".

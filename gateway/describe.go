@@ -39,6 +39,7 @@ type schemasResponse struct {
 // getToolSchema implements get_tool_schema. tool_name is one name, or
 // several separated by commas (or a list), for several schemas at once.
 func (v *view) getToolSchema(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	v = v.g.requestView(req, v)
 	v.g.AwaitStartup(ctx)
 	args, err := decodeArgs(GetToolSchemaName, req.Params.Arguments, getToolSchemaArgs)
 	if err != nil {

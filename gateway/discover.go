@@ -69,6 +69,7 @@ type (
 // one domain, one group, or a search (ranked words, select:, /regex/),
 // optionally scoped and paged; see search.ParseQuery for the syntax.
 func (v *view) discoverTools(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	v = v.g.requestView(req, v)
 	v.g.AwaitStartup(ctx)
 	args, err := decodeArgs(DiscoverToolsName, req.Params.Arguments, discoverArgs)
 	if err != nil {

@@ -169,14 +169,24 @@ func (e *Edge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // identity is told the session does not exist), and a request that may
 // create a session must find a place for it within the limits.
 func (e *Edge) serveSessioned(w http.ResponseWriter, r *http.Request, caller Caller, opts *edgeSettings) {
-	identity := caller.Identity()
+	identity := caller.SessionOwner()
 	if id := r.Header.Get(headerSessionID); id != "" {
 		if owner, ok := e.g.sessions.owner(id); ok && owner != identity {
 			e.g.logger.Warn("session ID presented by another caller; refused")
 			http.Error(w, "session not found", http.StatusNotFound)
 			return
 		}
-		e.sessioned.ServeHTTP(w, r)
+		if r.Method != http.MethodDelete {
+			e.sessioned.ServeHTTP(w, r)
+			return
+		}
+		// A session ended by its client gives its places back at once,
+		// initialized or not.
+		status := &statusRecorder{ResponseWriter: w}
+		e.sessioned.ServeHTTP(status, r)
+		if status.code/100 == 2 {
+			e.g.sessions.drop(id)
+		}
 		return
 	}
 	if r.Method != http.MethodPost {
@@ -270,6 +280,29 @@ func (s *sessionRecorder) Write(b []byte) (int, error) {
 
 // Unwrap lets http.ResponseController reach the flusher underneath.
 func (s *sessionRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
+// statusRecorder notes the status of a response.
+type statusRecorder struct {
+	http.ResponseWriter
+	code int
+}
+
+func (s *statusRecorder) WriteHeader(code int) {
+	if s.code == 0 {
+		s.code = code
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusRecorder) Write(b []byte) (int, error) {
+	if s.code == 0 {
+		s.code = http.StatusOK
+	}
+	return s.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the flusher underneath.
+func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
 type policyKey struct{}
 

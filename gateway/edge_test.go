@@ -240,3 +240,66 @@ func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	return http.DefaultTransport.RoundTrip(r)
 }
+
+// TestEdgeServesEachRequestByItsOwnPolicy: a policy chosen per request
+// (a stricter one for tools/call, by the Mcp-Method the edge fills in) holds
+// for a client of an earlier revision too, whose session began under
+// another policy: the session carries on, and the call is judged by the
+// call's policy.
+func TestEdgeServesEachRequestByItsOwnPolicy(t *testing.T) {
+	tg := startGatewayWith(t, Config{Upstreams: []*UpstreamConfig{httpUpstream("rich", serveHTTP(t, richServer()).URL)}},
+		Options{Access: []AccessRule{{}, {Deny: []string{"rich.fail"}}}})
+	ts := serveEdge(t, tg, EdgeOptions{Identify: func(r *http.Request) (Caller, error) {
+		policy := 0
+		if r.Header.Get("Mcp-Method") == "tools/call" {
+			policy = 1
+		}
+		return Caller{Policy: policy, User: "bob"}, nil
+	}})
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "old"}, nil).Connect(context.Background(),
+		&mcp.StreamableClientTransport{Endpoint: ts.URL}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	ok, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: ExecuteToolName, Arguments: map[string]any{"tool_name": "rich.add", "arguments": map[string]any{"a": 1, "b": 2}}})
+	if err != nil || ok.IsError {
+		t.Fatalf("a call the calls policy allows: %v %v", err, ok)
+	}
+	hidden, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: ExecuteToolName, Arguments: map[string]any{"tool_name": "rich.fail"}})
+	if err != nil || !hidden.IsError || hidden.Meta[ErrorMetaKey] != string(ErrUnknownTool) {
+		t.Errorf("a call the calls policy hides: %v %v, want unknown_tool", err, hidden)
+	}
+}
+
+// TestEdgeFreesThePlaceOfASessionEndedEarly: a session its client
+// ends before notifications/initialized gives its place back at once.
+func TestEdgeFreesThePlaceOfASessionEndedEarly(t *testing.T) {
+	tg := startGateway(t, Config{Upstreams: []*UpstreamConfig{httpUpstream("echo", serveHTTP(t, echoServer()).URL)}})
+	ts := serveEdge(t, tg, EdgeOptions{MaxSessions: 1})
+	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`
+	req, _ := http.NewRequest(http.MethodPost, ts.URL, strings.NewReader(initialize))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	id := resp.Header.Get("Mcp-Session-Id")
+	if id == "" || tg.SessionCount() != 1 {
+		t.Fatalf("initialize: session %q, %d sessions", id, tg.SessionCount())
+	}
+	del, _ := http.NewRequest(http.MethodDelete, ts.URL, nil)
+	del.Header.Set("Mcp-Session-Id", id)
+	del.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+	if resp, err := http.DefaultClient.Do(del); err != nil || resp.StatusCode/100 != 2 {
+		t.Fatalf("DELETE: %v %v", resp, err)
+	}
+	if n := tg.SessionCount(); n != 0 {
+		t.Errorf("%d sessions counted after the only one was ended", n)
+	}
+	if status, body := post(t, ts.URL, initialize, nil); status != http.StatusOK {
+		t.Errorf("a new session after the first ended: %d %s", status, body)
+	}
+}

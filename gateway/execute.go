@@ -23,6 +23,7 @@ var executeToolArgs = []argSpec{
 // isError, _meta). Gateway failures come back as errorResult, marked with
 // ErrorMetaKey, so a client can tell them from the tool's own errors.
 func (v *view) executeTool(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, _ error) {
+	v = v.g.requestView(req, v)
 	start := time.Now()
 	var t *Tool
 	var arguments json.RawMessage
@@ -78,11 +79,24 @@ func unavailableMessage(t *Tool, state State) string {
 func busyMessage(t *Tool, busy *BusyError) string {
 	switch {
 	case busy.PerIdentity:
-		return fmt.Sprintf("Tool '%s' is busy for you: you already run %d calls on upstream server '%s', your share of its concurrent calls, and none finished in time. Retry when one of yours has finished; other domains are still available.", t.Name, busy.Limit, t.Domain.Name)
+		return fmt.Sprintf("Tool '%s' is busy for you: you already run %s on upstream server '%s', your share of its concurrent calls, and none finished in time. Retry when one of yours has finished; other domains are still available.", t.Name, plural(busy.Limit, "call"), t.Domain.Name)
 	case busy.ClientSessions:
 		return fmt.Sprintf("Tool '%s' is busy: upstream server '%s' already has %d client sessions of its own, its limit (max_client_sessions). Retry later; other domains are still available.", t.Name, t.Domain.Name, busy.Limit)
 	}
 	return fmt.Sprintf("Tool '%s' is busy: upstream server '%s' already runs %d calls, its limit, and none finished in time. Retry shortly; other domains are still available.", t.Name, t.Domain.Name, busy.Limit)
+}
+
+// undecodableMessage says that an upstream's answer could not be read.
+func undecodableMessage(t *Tool, err error) string {
+	return fmt.Sprintf("Upstream '%s' answered the call to '%s' with something the gateway could not read (%s); the upstream may not follow the MCP protocol here.", t.Domain.Name, t.Name, boundedText(strings.TrimSpace(err.Error())))
+}
+
+// plural is n with noun, made plural when n is not 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // callError turns a failed upstream call into a gateway error result. The
@@ -91,7 +105,10 @@ func busyMessage(t *Tool, busy *BusyError) string {
 func (g *Gateway) callError(ctx context.Context, t *Tool, err error) *mcp.CallToolResult {
 	var unavailable *UnavailableError
 	var busy *BusyError
+	var refused refusal
 	switch {
+	case errors.As(err, &refused):
+		return errorResult(ErrInvalidArguments, fmt.Sprintf("The call to '%s' was refused: %s", t.Name, refused.Error()))
 	case errors.As(err, &unavailable):
 		g.logger.Warn("call to unavailable upstream", zap.String("tool", t.Name), errField(err))
 		return errorResult(ErrUnavailable, unavailableMessage(t, unavailable.State))
@@ -103,6 +120,9 @@ func (g *Gateway) callError(ctx context.Context, t *Tool, err error) *mcp.CallTo
 	case errors.Is(err, context.DeadlineExceeded):
 		g.logger.Warn("upstream call timed out", zap.String("tool", t.Name), errField(err))
 		return errorResult(ErrTimeout, fmt.Sprintf("Tool '%s' did not answer within %s. It may still be running upstream; retry later or try another tool.", t.Name, g.current().byName[t.Domain.Name].ToolTimeout(t.UpstreamName)))
+	case undecodable(err):
+		g.logger.Warn("upstream answer could not be read", zap.String("tool", t.Name), errField(err))
+		return errorResult(ErrUpstream, undecodableMessage(t, err))
 	default:
 		// A JSON-RPC error from the upstream (invalid params, unknown
 		// tool, internal error): its message is meant for the caller.

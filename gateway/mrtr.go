@@ -27,6 +27,21 @@ import (
 //     a client of the stateless revision, a client's own upstream session
 //     (session per_client) turns them into input_required (pending.go).
 
+// refusal is an error the gateway itself answers a request with while
+// carrying questions (a request state it refuses, a capability the caller
+// lacks): passthrough clients get it as the JSON-RPC error it wraps,
+// execute_tool turns it into a gateway error the model can read (never
+// one that blames the upstream).
+type refusal struct{ wire *jsonrpc.Error }
+
+func (r refusal) Error() string { return r.wire.Message }
+func (r refusal) Unwrap() error { return r.wire }
+
+// refuse makes a refusal with code and message.
+func refuse(code int64, format string, args ...any) error {
+	return refusal{&jsonrpc.Error{Code: code, Message: fmt.Sprintf(format, args...)}}
+}
+
 // maxInputRounds bounds the rounds of questions one request may take.
 const maxInputRounds = 10
 
@@ -96,12 +111,12 @@ func (x *inputExchange) questions(ctx context.Context, reqs mcp.InputRequestMap,
 	case x.stateless:
 		return x.seal(upstreamState, ""), nil, nil
 	case !x.askable:
-		return "", nil, &jsonrpc.Error{Code: mcp.CodeMissingRequiredClientCapabilities, Message: fmt.Sprintf(
-			"%s needs to ask its client questions, which this gateway cannot relay to a client it serves without a session (stateless)", x.what())}
+		return "", nil, refuse(mcp.CodeMissingRequiredClientCapabilities,
+			"%s needs to ask its client questions, which this gateway cannot relay to a client it serves without a session (stateless)", x.what())
 	case len(reqs) == 0:
-		return "", nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("%s is busy; retry later", x.what())}
+		return "", nil, refuse(jsonrpc.CodeInternalError, "%s is busy; retry later", x.what())
 	case round >= maxInputRounds:
-		return "", nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("%s asked more than %d rounds of questions", x.what(), maxInputRounds)}
+		return "", nil, refuse(jsonrpc.CodeInternalError, "%s asked more than %d rounds of questions", x.what(), maxInputRounds)
 	}
 	answers, err = x.ask(ctx, reqs)
 	return "", answers, err
@@ -109,9 +124,9 @@ func (x *inputExchange) questions(ctx context.Context, reqs mcp.InputRequestMap,
 
 // missingError refuses questions that need capabilities the caller lacks.
 func (x *inputExchange) missingError(missing []string) error {
-	return &jsonrpc.Error{Code: mcp.CodeMissingRequiredClientCapabilities, Message: fmt.Sprintf(
+	return refuse(mcp.CodeMissingRequiredClientCapabilities,
 		"%s needs the client capabilities %s to ask its client questions, and this client did not declare them",
-		x.what(), strings.Join(missing, ", "))}
+		x.what(), strings.Join(missing, ", "))
 }
 
 // what names the request in errors.

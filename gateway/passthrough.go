@@ -283,6 +283,7 @@ func validToolSchema(schema any) bool {
 func (v *view) passthroughTool(name string) mcp.ToolHandler {
 	g := v.g
 	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, _ error) {
+		v := g.requestView(req, v)
 		start := time.Now()
 		var t *Tool
 		failure := string(ErrUpstream) // the outcome when a JSON-RPC error is returned
@@ -306,6 +307,9 @@ func (v *view) passthroughTool(name string) mcp.ToolHandler {
 			return errorResult(ErrUnavailable, unavailableMessage(t, unavailable.State)), nil
 		case errors.As(err, &busy):
 			return errorResult(ErrBusy, busyMessage(t, busy)), nil
+		case err != nil && undecodable(err):
+			g.logger.Warn("upstream answer could not be read", zap.String("tool", t.Name), errField(err))
+			return errorResult(ErrUpstream, undecodableMessage(t, err)), nil
 		case err != nil:
 			return nil, upstreamAnswer(err)
 		}
@@ -319,6 +323,7 @@ func (v *view) passthroughTool(name string) mcp.ToolHandler {
 // readResource reads an exposed resource (or a URI of an exposed
 // template) from the upstream that has it.
 func (v *view) readResource(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	v = v.g.requestView(req, v)
 	v.g.AwaitStartup(ctx)
 	domain, ok := v.exposed.routes.Load().domainOf(req.Params.URI)
 	if !ok {
@@ -395,6 +400,7 @@ func resourceNotFound(version, uri string) error {
 // passthroughPrompt is the handler of an exposed prompt.
 func (v *view) passthroughPrompt(name string) mcp.PromptHandler {
 	return func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		v := v.g.requestView(req, v)
 		v.g.AwaitStartup(ctx)
 		route, ok := v.exposed.routes.Load().prompts[name]
 		if !ok {
@@ -427,6 +433,7 @@ func (v *view) passthroughPrompt(name string) mcp.PromptHandler {
 // complete routes completion/complete to the upstream with the prompt or
 // resource template the reference names.
 func (v *view) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
+	v = v.g.requestView(req, v)
 	v.g.AwaitStartup(ctx)
 	r := v.exposed.routes.Load()
 	params := *req.Params
@@ -479,6 +486,7 @@ func (v *view) unsubscribe(ctx context.Context, req *mcp.UnsubscribeRequest) err
 }
 
 func (v *view) changeSubscription(ctx context.Context, req mcp.Request, uri string, delta int) error {
+	v = v.g.requestView(req, v)
 	domain, ok := v.exposed.routes.Load().domainOf(uri)
 	if !ok {
 		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown resource %q", uri)}

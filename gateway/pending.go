@@ -144,7 +144,7 @@ func (g *Gateway) startHeldCall(ctx context.Context, x *inputExchange, t *Tool, 
 func (g *Gateway) resumeHeldCall(ctx context.Context, x *inputExchange, id string, answers mcp.InputResponseMap) (*mcp.CallToolResult, error) {
 	c := g.held.get(id)
 	if c == nil {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "the call this requestState belongs to has ended (it timed out, or this gateway instance is not the one that holds it); send the request again without requestState and inputResponses"}
+		return nil, refuse(jsonrpc.CodeInvalidParams, "the call this requestState belongs to has ended (it timed out, or this gateway instance is not the one that holds it); send the request again without requestState and inputResponses")
 	}
 	c.mu.Lock()
 	for id, a := range answers {

@@ -42,8 +42,8 @@ type roundState struct {
 }
 
 // errBadState refuses a retry whose request state does not hold.
-var errBadState = &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
-	Message: "requestState was not issued by this gateway for this request and caller, or it has expired; send the request again without requestState and inputResponses"}
+var errBadState = refuse(jsonrpc.CodeInvalidParams,
+	"requestState was not issued by this gateway for this request and caller, or it has expired; send the request again without requestState and inputResponses")
 
 // stateKey is the secret request states are signed with: the configured
 // one (shared by the instances behind one balancer), else one made at

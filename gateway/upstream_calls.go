@@ -313,11 +313,22 @@ func progressKey(token any) string {
 // isTransportFailure reports whether err means the connection to the
 // upstream failed, as opposed to the upstream answering with a JSON-RPC
 // error or the call running out of time.
+//
+// An answer the gateway could not decode (the SDK's reading of it failed)
+// came over a working connection: it fails its call, not the upstream.
 func isTransportFailure(err error) bool {
-	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) || undecodable(err) {
 		return false
 	}
 	return !peerAnswered(err)
+}
+
+// undecodable reports whether err is a JSON decoding error: the upstream
+// answered, with something that is not what the protocol says.
+func undecodable(err error) bool {
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	return errors.As(err, &syntax) || errors.As(err, &typ)
 }
 
 // codeRejectedByTransport is the code the SDK gives a request its transport

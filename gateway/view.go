@@ -3,12 +3,9 @@ package gateway
 import (
 	"context"
 	"crypto/rand"
-	"fmt"
-	"strings"
 	"sync"
 	"sync/atomic"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -67,7 +64,6 @@ func (v *view) ensureServer(s *setup) {
 	vs.server.AddReceivingMiddleware(recoverPanics(v.g.logger), v.g.relayLogLevel)
 	vs.server.AddSendingMiddleware(sendVerbatimSchema)
 	if mode != ModePassthrough {
-		vs.server.AddReceivingMiddleware(toolsOnly)
 		tools := metaTools()
 		handlers := []mcp.ToolHandler{v.discoverTools, v.getToolSchema, v.executeTool}
 		for i, t := range tools {
@@ -77,17 +73,22 @@ func (v *view) ensureServer(s *setup) {
 	v.servers = append(v.servers, vs)
 }
 
-// toolsOnly is receiving middleware for a server that offers tools and
-// nothing else (meta and hybrid mode): the methods of prompts, resources
-// and completions are answered as methods the server does not have, as its
-// capabilities say.
-func toolsOnly(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		if strings.HasPrefix(method, "prompts/") || strings.HasPrefix(method, "resources/") || method == "completion/complete" {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: fmt.Sprintf("method %q not found: this gateway offers tools only (mode meta or hybrid)", method)}
-		}
-		return next(ctx, method, req)
+// requestView is the view a request is served by: that of the access rule
+// the request itself is under. A request of an earlier revision arrives on
+// the server of the rule its session began under, which may be another
+// (an operator's policy for tools/call, say): each request is judged by its
+// own rule, and session is the view whose server it arrived on.
+func (g *Gateway) requestView(req mcp.Request, session *view) *view {
+	c, ok := g.callers.of(req.GetExtra())
+	if !ok {
+		return session
 	}
+	g.viewsMu.RLock()
+	defer g.viewsMu.RUnlock()
+	if c.Policy >= 0 && c.Policy < len(g.views) {
+		return g.views[c.Policy]
+	}
+	return session
 }
 
 // newSessionServer is the server new sessions go to.
@@ -164,6 +165,16 @@ func (v *view) serverOptions(mode, instructions, sessionIDPrefix string) *mcp.Se
 		opts.GetSessionID = func() string { return sessionIDPrefix + rand.Text() }
 	}
 	opts.SetCacheable = v.cacheHints(mode)
+	if mode != ModePassthrough {
+		// Tools only, but the lists of prompts and resources answer too
+		// (empty, with their cache hints), as the capabilities say.
+		opts.Capabilities = &mcp.ServerCapabilities{
+			Logging:   &mcp.LoggingCapabilities{},
+			Tools:     &mcp.ToolCapabilities{ListChanged: true},
+			Resources: &mcp.ResourceCapabilities{},
+			Prompts:   &mcp.PromptCapabilities{},
+		}
+	}
 	if mode == ModePassthrough {
 		opts.Capabilities = &mcp.ServerCapabilities{
 			Logging:   &mcp.LoggingCapabilities{},
