@@ -248,6 +248,15 @@ var lightVerbs = map[string]bool{}
 // lightVerbWeight weighs a light verb of a query (see lightVerbs).
 const lightVerbWeight = 0.5
 
+// lightVerbRule weighs a request's light verbs less.
+var lightVerbRule = wordRule{
+	name: "light verb",
+	pick: func(*Index, string) func(string) bool {
+		return func(stem string) bool { return lightVerbs[stem] }
+	},
+	weight: lightVerbWeight, nameWeight: 1, nameScale: 1,
+}
+
 func init() {
 	for _, w := range []string{"go", "put", "take", "have", "do", "keep", "bring"} {
 		lightVerbs[stemWord(w)] = true
@@ -263,6 +272,19 @@ var framingVerbs = wordSet("show display")
 
 // framingVerbWeight weighs a request's framing verb (see framingVerbs).
 const framingVerbWeight = 0.3
+
+// framingVerbRule weighs a request's framing verb less.
+var framingVerbRule = wordRule{
+	name: "framing verb",
+	pick: func(ix *Index, text string) func(string) bool {
+		framing := framingVerb(text, ix.stems)
+		if framing == "" {
+			return nil
+		}
+		return func(stem string) bool { return stem == framing }
+	},
+	weight: framingVerbWeight, nameWeight: 1, nameScale: 1,
+}
 
 // framingVerb returns the stem of the framing verb text begins with, past
 // its leading words ("can you show me"), or "" if it begins otherwise.

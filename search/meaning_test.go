@@ -46,13 +46,9 @@ func TestWordVectorsCarryMeaning(t *testing.T) {
 
 // lexical returns ix without meaning vectors: the lexical ranking alone.
 func lexical(ix *Index) *Index {
-	return &Index{
-		n: ix.n, stems: ix.stems, vocab: ix.vocab, terms: ix.terms, byPrefix: ix.byPrefix,
-		deletes: ix.deletes, postings: ix.postings, domainPostings: ix.domainPostings,
-		docNameLen: ix.docNameLen, docNameWords: ix.docNameWords, docParamWords: ix.docParamWords,
-		docIntent: ix.docIntent, docEffect: ix.docEffect, docLists: ix.docLists, docMakes: ix.docMakes,
-		docDomain: ix.docDomain, domainsByTerm: ix.domainsByTerm, numDomains: ix.numDomains,
-	}
+	lex := *ix
+	lex.meaning = nil
+	return &lex
 }
 
 // fileTools all match "file"; one does what "read my essay" means.
@@ -162,7 +158,7 @@ func TestMeaningOfChineseToolsComesFromTheirGloss(t *testing.T) {
 		{Name: "yinyue", Description: "播放音乐"},      // play music
 	}
 	ix := NewIndex(docs)
-	if ix.meaningScales[0] == 0 || ix.meaningScales[1] == 0 {
+	if ix.meaning.scales[0] == 0 || ix.meaning.scales[1] == 0 {
 		t.Fatal("a tool described in Chinese has no meaning vector")
 	}
 	q := ix.queryMeaning("will it rain in the city tomorrow")
@@ -178,7 +174,7 @@ func TestToolsWithoutMeaningAreNeitherRaisedNorSunk(t *testing.T) {
 		{Name: "pogoda", Description: "Получить прогноз погоды."}, // no word with a vector
 	}
 	ix := NewIndex(docs)
-	if ix.meaningScales[2] != 0 {
+	if ix.meaning.scales[2] != 0 {
 		t.Fatal("the Russian-only tool has a meaning vector; the test needs one without")
 	}
 	q := ix.queryMeaning("weather tomorrow")

@@ -248,7 +248,21 @@ const synonymWeight = 0.5
 var synonymsByStem = buildSynonyms(synonymGroups)
 
 func buildSynonyms(groups []string) map[string][]string {
-	out := make(map[string][]string)
+	return addSynonymGroups(make(map[string][]string), groups)
+}
+
+// withSynonymGroups is base with more groups: a copy, base unchanged.
+func withSynonymGroups(base map[string][]string, groups []string) map[string][]string {
+	out := make(map[string][]string, len(base))
+	for s, syns := range base {
+		out[s] = slices.Clone(syns)
+	}
+	return addSynonymGroups(out, groups)
+}
+
+// addSynonymGroups adds to out each group's stems as synonyms of each
+// other.
+func addSynonymGroups(out map[string][]string, groups []string) map[string][]string {
 	for _, g := range groups {
 		var stems []string
 		for _, w := range strings.Fields(g) {

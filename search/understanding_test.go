@@ -651,7 +651,7 @@ func TestMultiStepRequestsFindEachStepsTool(t *testing.T) {
 			t.Errorf("top 3 of a three-step request lack %s: %v", want, hits)
 		}
 	}
-	whole, wholeTotal := ix.rank(Request{Text: q, Limit: 1}, intentUnknown, effectNone)
+	whole, wholeTotal := ix.rank(Request{Text: q, Limit: 1}, true)
 	if total != wholeTotal || hits[0].Doc != whole[0].Doc {
 		t.Errorf("steps changed the total (%d, want %d) or the best hit (%d, want %d)", total, wholeTotal, hits[0].Doc, whole[0].Doc)
 	}
