@@ -44,7 +44,6 @@ type matchKind uint8
 const (
 	matchExact matchKind = iota
 	matchPrefix
-	matchTenance
 	matchCompoundPart
 	matchShorter
 	matchSibling
@@ -56,7 +55,6 @@ func (k matchKind) String() string {
 	return [...]string{
 		matchExact:        "the word",
 		matchPrefix:       "a longer word it begins",
-		matchTenance:      "its noun in -tenance",
 		matchCompoundPart: "a word it is made of",
 		matchShorter:      "a shorter word that begins it",
 		matchSibling:      "a sibling (its stem with another ending)",
@@ -67,8 +65,7 @@ func (k matchKind) String() string {
 
 // expand lists the index terms a query term matches: itself; longer terms
 // it begins ("repo" matches "repositori"), weighted less when it is itself
-// indexed; the noun in -tenance of a verb in -tain (see tenanceNoun); and,
-// when it is not indexed, the two indexed words it is made of
+// indexed; and, when it is not indexed, the two indexed words it is made of
 // ("mindmap"), indexed terms that begin it ("charger" matches "charg"),
 // its siblings (see appendSiblings) and terms one typo away. A typo of an
 // English word (english: t is the stem of one, see englishStems) is no
@@ -96,9 +93,6 @@ func (ix *Index) expand(t string, english bool) []termMatch {
 		if other != t {
 			out = append(out, termMatch{id: ix.byPrefix[i], weight: pw, how: matchPrefix})
 		}
-	}
-	if id, ok := ix.tenanceNoun(t); ok {
-		out = append(out, termMatch{id: id, weight: prefixWeight, how: matchTenance})
 	}
 	if exact {
 		return out
@@ -137,19 +131,6 @@ func (ix *Index) expand(t string, english bool) []termMatch {
 		}
 	}
 	return out
-}
-
-// tenanceNoun returns the indexed noun a verb in -tain makes with
-// -tenance: English changes the verb's vowel ("maintain", "maintenance";
-// "sustain", "sustenance"), and stems keep the change (maintain,
-// mainten), so "how well maintained is it" found no tool about package
-// maintenance. Only -tenance: "content" is no noun of "contain".
-func (ix *Index) tenanceNoun(t string) (int32, bool) {
-	if !strings.HasSuffix(t, "tain") {
-		return 0, false
-	}
-	id, ok := ix.vocab[t[:len(t)-len("ain")]+"en"]
-	return id, ok
 }
 
 // appendSiblings appends to out, at prefixWeight, the indexed terms that

@@ -112,22 +112,6 @@ func TestNumbersMatchOnlyThemselves(t *testing.T) {
 	}
 }
 
-func TestVerbsInTainMatchTheirNounInTenance(t *testing.T) {
-	docs := []Document{
-		{Name: "npmMaintainers", Description: "Get maintainers information for NPM packages"},
-		{Name: "npmMaintenance", Description: "Analyze package maintenance metrics"},
-		{Name: "get_content", Description: "Get the content of a page."},
-	}
-	ix := NewIndex(docs)
-	hits, _ := ix.Search(Request{Text: "is it still maintained", Limit: 3})
-	if !slices.ContainsFunc(hits, func(h Hit) bool { return h.Doc == 1 }) {
-		t.Errorf("maintained does not find npmMaintenance: %v", hits)
-	}
-	if hits, _ := ix.Search(Request{Text: "what does it contain", Limit: 3}); len(hits) != 0 {
-		t.Errorf("contain matches content: %v", hits)
-	}
-}
-
 func TestSiblingsAreNoOtherWords(t *testing.T) {
 	ix := NewIndex([]Document{{Name: "describe_architecture", Description: "Describe a system's architecture."}})
 	if hits, _ := ix.Search(Request{Text: "archive", Limit: 3}); len(hits) != 0 {
