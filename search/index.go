@@ -241,8 +241,10 @@ type activeTerm struct {
 // page, best first (ties in document order unless meaning tells them
 // apart), and how many documents matched in all.
 func (ix *Index) Search(req Request) (hits []Hit, total int) {
-	req.Offset = max(req.Offset, 0)
-	req.Limit = max(req.Limit, 0)
+	// No page starts before the first hit or past the last document, and
+	// none is longer than the catalog: so Offset+Limit cannot overflow.
+	req.Offset = min(max(req.Offset, 0), ix.n)
+	req.Limit = min(max(req.Limit, 0), ix.n)
 	if steps := splitSteps(req.Text); len(steps) > 1 {
 		return ix.searchSteps(req, steps)
 	}

@@ -19,6 +19,7 @@ func TestParseQuery(t *testing.T) {
 		{"limit:500 x", Query{Text: "x", Limit: MaxLimit, Page: 1}},
 		{"domain search", Query{Text: "domain search", Limit: DefaultLimit, Page: 1}},
 		{"http://example.com/a", Query{Text: "http://example.com/a", Limit: DefaultLimit, Page: 1}},
+		{"x page:100000 limit:99999999999", Query{Text: "x", Limit: MaxLimit, Page: MaxPage}},
 	} {
 		got, err := ParseQuery(tc.in)
 		if err != nil {
@@ -45,6 +46,8 @@ func TestParseQuery(t *testing.T) {
 		"/abc/ more words":                   "no other words",
 		"x limit:0":                          "positive number",
 		"x page:two":                         "positive number",
+		"add page:9223372036854775807":       "page: is at most 100000",
+		"add page:99999999999999999999":      "positive number",
 	} {
 		if _, err := ParseQuery(in); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("ParseQuery(%q) error = %v, want %q", in, err, want)

@@ -35,7 +35,10 @@ func Words(text string) []string {
 			cur = cur[:0]
 		}
 	}
-	runes := []rune(norm.NFD.String(text))
+	// Invalid UTF-8 separates words, as any other non-letter does; it
+	// goes before normalising, whose handling of it depends on what
+	// follows ("\xf1Ά" kept the accent that "\xf1Ά " lost).
+	runes := []rune(norm.NFD.String(strings.ToValidUTF8(text, " ")))
 	for i, r := range runes {
 		switch {
 		case unicode.Is(unicode.Mn, r):
