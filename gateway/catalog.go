@@ -78,8 +78,8 @@ type domainSource struct {
 // buildCatalog makes a snapshot from each domain's config and the last
 // tool list its upstream sent, holding only what rule allows: the tools it
 // allows, and the domains with such tools (or, for a domain whose tools
-// are unknown, that it may allow tools of).
-func buildCatalog(sources []domainSource, rule AccessRule) *Catalog {
+// are unknown, that it may allow tools of). Its index has opts.
+func buildCatalog(sources []domainSource, rule AccessRule, opts search.Options) *Catalog {
 	c := &Catalog{
 		domains: make(map[string]*Domain),
 		byName:  make(map[string]*Tool),
@@ -152,7 +152,7 @@ func buildCatalog(sources []domainSource, rule AccessRule) *Catalog {
 			Group:             t.Group,
 		}
 	}
-	c.index = search.NewIndex(docs)
+	c.index = search.NewIndexWith(docs, opts)
 	return c
 }
 

@@ -167,7 +167,7 @@ func (v *view) update(s *setup, sources []domainSource, full *Catalog) {
 	rule := *v.rule.Load()
 	c := full
 	if !rule.allowsAll() {
-		c = buildCatalog(sources, rule)
+		c = buildCatalog(sources, rule, s.cfg.searchOptions())
 	}
 	v.catalog.Store(c)
 	v.expose(s, c)

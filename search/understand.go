@@ -77,12 +77,16 @@ const (
 	numParts
 )
 
+// MainWords is what explanations say a request's own words come from (see
+// ReadWord.From), as against a part of it a part reader took out.
+const MainWords = "the request's words"
+
 // requestParts name the parts and give their weights.
 var requestParts = [numParts]struct {
 	name   string
 	weight float64
 }{
-	partText:         {"the request's words", 1},
+	partText:         {MainWords, 1},
 	partCompound:     {"words run together", compoundWeight},
 	partLocatorName:  {"the name in a path or URL", payloadWeight},
 	partQuoted:       {"quoted text", payloadWeight},
