@@ -19,7 +19,7 @@ type Explanation struct {
 	Ranking string `json:"ranking"`
 	// Request is how the index read Ranking; the hits of one ranking
 	// share it.
-	Request *Reading `json:"-"`
+	Request *Reading `json:"reading,omitempty"`
 	// Words are the request's words the document matches, in the order
 	// of the request's words.
 	Words []WordScore `json:"words"`
