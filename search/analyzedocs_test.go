@@ -33,7 +33,7 @@ func TestParallelBuildIsTheSequentialOne(t *testing.T) {
 			t.Errorf("signal %s: its facts differ between one goroutine and several", s.name())
 		}
 	}
-	if len(one.terms) == 0 || one.meaning == nil {
+	if len(one.terms) == 0 || (one.meaning == nil && !leanBuild) {
 		t.Fatal("empty index")
 	}
 }

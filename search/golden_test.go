@@ -140,6 +140,7 @@ func namedRanking(line string, names []string) string {
 }
 
 func TestGoldenRankings(t *testing.T) {
+	needsData(t)
 	docs, names := livemcpbenchDocs(t)
 	ix := NewIndex(docs)
 	var lines []string

@@ -360,6 +360,7 @@ func TestSearchWeighsLocatorNamesLess(t *testing.T) {
 // TestSearchJoinsWordsToolNamesRunTogether checks that words a request
 // writes apart find the tool whose name runs them together.
 func TestSearchJoinsWordsToolNamesRunTogether(t *testing.T) {
+	needsData(t)
 	docs := []Document{
 		{Name: "get-weibo-trending", Description: "Trending topics on Weibo.", Domain: "trends"},
 		{Name: "get-toutiao-trending", Description: "Trending news on Toutiao.", Domain: "trends"},
@@ -533,6 +534,7 @@ func TestSynonymsMatchDiscounted(t *testing.T) {
 }
 
 func TestEnglishGloss(t *testing.T) {
+	needsData(t)
 	for in, want := range map[string][]string{
 		"通过卡牌ID获取游戏王卡牌的图片": {"playing card", "picture", "Yu-Gi-Oh!"},
 		"根据人数直接推荐适合的菜品组合":  {"recommend", "number of people", "dish"},
@@ -556,6 +558,7 @@ func TestEnglishGloss(t *testing.T) {
 }
 
 func TestChineseToolsAreFoundInEnglishAndBack(t *testing.T) {
+	needsData(t)
 	docs := []Document{
 		{Name: "search_cards", Description: "通过关键字搜索游戏王卡牌，可以搜索卡牌名称、效果文本等。", Domain: "ygocdb"},
 		{Name: "get_card_image", Description: "通过卡牌ID获取游戏王卡牌的图片", Domain: "ygocdb"},
@@ -679,7 +682,7 @@ func TestIdioms(t *testing.T) {
 	docs := []Document{
 		{Name: "list_notes", Description: "List the notes."},
 		{Name: "delete_note", Description: "Delete a note."},
-		{Name: "view_note", Description: "Show a note."},
+		{Name: "view_note", Description: "Open a note to read it."},
 	}
 	if hits, _ := NewIndex(docs).Search(Request{Text: "pull up my grocery note", Limit: 2}); len(hits) == 0 || hits[0].Doc != 2 {
 		t.Errorf("pull up a note: %v", hits)
