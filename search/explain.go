@@ -168,25 +168,26 @@ func (r *ranking) explain(d int32, signals []activeSignal, reading *Reading) *Ex
 	return e
 }
 
-// String is the explanation in a few lines of text.
+// String is the explanation in lines of text: the BM25F score and a line
+// for each word, then a line for each signal and each move.
 func (e *Explanation) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "BM25F %.3f:", e.BM25F)
+	fmt.Fprintf(&b, "BM25F %.3f", e.BM25F)
 	for _, w := range e.Words {
-		fmt.Fprintf(&b, " %s %+.3f (", w.Word, w.Score)
+		fmt.Fprintf(&b, "\n  %s %+.3f", w.Word, w.Score)
+		if w.From != MainWords {
+			fmt.Fprintf(&b, " (%s)", w.From)
+		}
+		b.WriteString(":")
 		for i, t := range w.Terms {
 			if i > 0 {
-				b.WriteString("; ")
+				b.WriteString(";")
 			}
-			fmt.Fprintf(&b, "%s", t.Term)
+			fmt.Fprintf(&b, " %s", t.Term)
 			if t.Match != matchExact.String() {
-				fmt.Fprintf(&b, ", %s", t.Match)
+				fmt.Fprintf(&b, " (%s)", t.Match)
 			}
-			fmt.Fprintf(&b, ", ×%.2f in %s", t.Weight, strings.Join(t.Fields, ", "))
-		}
-		b.WriteString(")")
-		if w.From != requestParts[partText].name {
-			fmt.Fprintf(&b, " from %s", w.From)
+			fmt.Fprintf(&b, " ×%.2f in %s", t.Weight, strings.Join(t.Fields, ", "))
 		}
 	}
 	for _, s := range e.Signals {

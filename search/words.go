@@ -1,6 +1,3 @@
-// Package search ranks documents (tool descriptions) against free-text
-// queries and suggests names close to a misspelled one. It knows nothing of
-// MCP or Caddy: documents in, ranked hits out.
 package search
 
 import (
