@@ -94,6 +94,13 @@ type askedForQuery struct {
 
 func (q *askedForQuery) read() string { return "the request asks to be told " + quoteAll(q.told) }
 
+func (q *askedForQuery) apply(docs []int32, scores []float64) {
+	for i, d := range docs {
+		add, times := q.effect(d)
+		scores[i] = (scores[i] + add) * times
+	}
+}
+
 func (q *askedForQuery) effect(d int32) (float64, float64) {
 	return factor(q.docs.takesWhatIsAsked(d, q.told), 1-askedInputPenalty)
 }

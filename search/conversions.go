@@ -60,6 +60,13 @@ type conversionQuery struct {
 
 func (*conversionQuery) read() string { return "the request puts one thing into another" }
 
+func (q *conversionQuery) apply(docs []int32, scores []float64) {
+	for i, d := range docs {
+		add, times := q.effect(d)
+		scores[i] = (scores[i] + add) * times
+	}
+}
+
 func (q *conversionQuery) effect(d int32) (float64, float64) {
 	return factor(q.ix.convertsBackwards(d, q.order), 1-backwardsPenalty)
 }

@@ -66,6 +66,13 @@ type countedQuery struct{ ix *Index }
 
 func (*countedQuery) read() string { return "the request counts what it wants" }
 
+func (q *countedQuery) apply(docs []int32, scores []float64) {
+	for i, d := range docs {
+		add, times := q.effect(d)
+		scores[i] = (scores[i] + add) * times
+	}
+}
+
 func (q *countedQuery) effect(d int32) (float64, float64) {
 	return factor(q.ix.takesCount(d), 1+countParameterBonus)
 }

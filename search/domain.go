@@ -83,6 +83,13 @@ func (q *domainNamedQuery) read() string {
 	return "domain names hold " + quoteAll(q.terms)
 }
 
+func (q *domainNamedQuery) apply(docs []int32, scores []float64) {
+	for i, d := range docs {
+		add, times := q.effect(d)
+		scores[i] = (scores[i] + add) * times
+	}
+}
+
 func (q *domainNamedQuery) effect(d int32) (float64, float64) {
 	return q.scores[q.ix.docDomain[d]], 1
 }
@@ -172,6 +179,13 @@ type domainRelevantQuery struct {
 
 func (q *domainRelevantQuery) read() string {
 	return "domains' tools match the request"
+}
+
+func (q *domainRelevantQuery) apply(docs []int32, scores []float64) {
+	for i, d := range docs {
+		add, times := q.effect(d)
+		scores[i] = (scores[i] + add) * times
+	}
 }
 
 func (q *domainRelevantQuery) effect(d int32) (float64, float64) {

@@ -137,6 +137,13 @@ type effectQuery struct {
 
 func (q *effectQuery) read() string { return "the request " + q.wanted.String() }
 
+func (q *effectQuery) apply(docs []int32, scores []float64) {
+	for i, d := range docs {
+		add, times := q.effect(d)
+		scores[i] = (scores[i] + add) * times
+	}
+}
+
 func (q *effectQuery) effect(d int32) (float64, float64) {
 	return factor(q.docs.opposes(d, q.wanted), 1-oppositePenalty)
 }

@@ -207,6 +207,11 @@ type scratch struct {
 	// for the documents in touched.
 	wordBest, wordRest []float32
 	touched            []int32
+
+	// The documents that may be hits, and their scores as the signals
+	// make them (see applySignals).
+	cands      []int32
+	candScores []float64
 }
 
 // activeTerm is an index term a query matches: its best weight and the
@@ -285,16 +290,24 @@ func (ix *Index) rank(req Request, wholeOfSteps bool) (hits []Hit, total int) {
 		// Meaning reorders the first meaningDepth hits, whatever the page.
 		keep = max(want, meaningDepth)
 	}
+	cands := sc.cands[:0]
 	for _, d := range sc.seen {
 		if sc.mask[d]&requiredMask != requiredMask || (req.Allow != nil && !req.Allow(int(d))) {
 			continue
 		}
 		total++
-		if keep <= 0 {
-			continue
+		if keep > 0 {
+			cands = append(cands, d)
 		}
-		s := applySignals(d, sc.score[d], signals)
-		hit := Hit{Doc: int(d), Score: s, Coverage: float64(bits.OnesCount64(sc.mask[d])) / float64(read.words)}
+	}
+	scores := slices.Grow(sc.candScores[:0], len(cands))[:len(cands)]
+	for i, d := range cands {
+		scores[i] = sc.score[d]
+	}
+	applySignals(cands, scores, signals)
+	sc.cands, sc.candScores = cands, scores
+	for i, d := range cands {
+		hit := Hit{Doc: int(d), Score: scores[i], Coverage: float64(bits.OnesCount64(sc.mask[d])) / float64(read.words)}
 		if h.Len() < keep {
 			heap.Push(h, hit)
 		} else if better(hit, (*h)[0]) {

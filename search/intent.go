@@ -81,6 +81,13 @@ func (q *intentQuery) read() string {
 	return "the request asks for a change"
 }
 
+func (q *intentQuery) apply(docs []int32, scores []float64) {
+	for i, d := range docs {
+		add, times := q.effect(d)
+		scores[i] = (scores[i] + add) * times
+	}
+}
+
 func (q *intentQuery) effect(d int32) (float64, float64) {
 	return factor(q.docs.intents[d] == -q.asked, 1-intentPenalty)
 }

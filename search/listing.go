@@ -46,6 +46,13 @@ type listingQuery struct {
 
 func (q *listingQuery) read() string { return "the request names " + q.names }
 
+func (q *listingQuery) apply(docs []int32, scores []float64) {
+	for i, d := range docs {
+		add, times := q.effect(d)
+		scores[i] = (scores[i] + add) * times
+	}
+}
+
 func (q *listingQuery) effect(d int32) (float64, float64) {
 	return factor(q.docs.lists[d], 1-listingPenalty)
 }

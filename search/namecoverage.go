@@ -42,6 +42,13 @@ type nameCoverageQuery struct {
 
 func (*nameCoverageQuery) read() string { return "tools' names" }
 
+func (q *nameCoverageQuery) apply(docs []int32, scores []float64) {
+	for i, d := range docs {
+		add, times := q.effect(d)
+		scores[i] = (scores[i] + add) * times
+	}
+}
+
 func (q *nameCoverageQuery) effect(d int32) (float64, float64) {
 	if n := q.docs.nameLen[d]; n > 0 {
 		return nameCoverageBonus * q.lex.name[d] / float64(n), 1

@@ -114,6 +114,13 @@ type numberedQuery struct {
 
 func (q *numberedQuery) read() string { return "the request names by number " + quoteAll(q.items) }
 
+func (q *numberedQuery) apply(docs []int32, scores []float64) {
+	for i, d := range docs {
+		add, times := q.effect(d)
+		scores[i] = (scores[i] + add) * times
+	}
+}
+
 func (q *numberedQuery) effect(d int32) (float64, float64) {
 	_, ok := q.other[d]
 	return factor(ok, 1-numberedPenalty)

@@ -64,6 +64,13 @@ type placedItemQuery struct {
 
 func (q *placedItemQuery) read() string { return "the request acts at or on " + quoteAll(q.placed) }
 
+func (q *placedItemQuery) apply(docs []int32, scores []float64) {
+	for i, d := range docs {
+		add, times := q.effect(d)
+		scores[i] = (scores[i] + add) * times
+	}
+}
+
 func (q *placedItemQuery) effect(d int32) (float64, float64) {
 	return factor(q.ix.takesItem(d, q.placed), 1+itemParameterBonus)
 }

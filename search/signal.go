@@ -66,6 +66,9 @@ type signalQuery interface {
 	// effect is what the signal does to document d's score s: s becomes
 	// (s + add) × times.
 	effect(d int32) (add, times float64)
+	// apply applies effect to each of docs, whose scores are scores: one
+	// call for a ranking's candidates, rather than one per document.
+	apply(docs []int32, scores []float64)
 	// reason says why the signal moves document d; it is asked only of
 	// documents it moves.
 	reason(d int32) string
@@ -118,14 +121,12 @@ func (r *ranking) signalQueries() []activeSignal {
 	return out
 }
 
-// applySignals is document d's score after the signals: s is its BM25F
-// score.
-func applySignals(d int32, s float64, active []activeSignal) float64 {
+// applySignals applies the signals, in order, to docs, whose scores
+// (their BM25F scores) are scores.
+func applySignals(docs []int32, scores []float64, active []activeSignal) {
 	for _, a := range active {
-		add, times := a.q.effect(d)
-		s = (s + add) * times
+		a.q.apply(docs, scores)
 	}
-	return s
 }
 
 // factor is a signalQuery's effect for a signal that multiplies: times
