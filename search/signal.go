@@ -88,10 +88,8 @@ type ranking struct {
 	active       []activeTerm
 	lex          *scratch
 
-	items       []string // see numberedItems; once itemsRead
-	itemsRead   bool
-	placedRead  bool
-	placedItems []string // see placedItems; once placedRead
+	items     []string // see numberedItems; once itemsRead
+	itemsRead bool
 }
 
 // numberedItems are the items the text names by number (see
