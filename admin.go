@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/caddy-mcp/mcp-gateway/gateway"
@@ -21,8 +22,10 @@ func init() {
 //
 //	GET  /mcp_gateway/                    every gateway: upstreams' status, sessions, catalog size
 //	GET  /mcp_gateway/catalog?gateway=N   the catalog by domain and group
-//	GET  /mcp_gateway/search?gateway=N&q=Q[&domain=D&group=G]
-//	                                      discover_tools as the model gets it, over the whole catalog
+//	GET  /mcp_gateway/search?gateway=N&q=Q[&domain=D&group=G][&explain=1]
+//	                                      discover_tools as the model gets it, over the whole catalog;
+//	                                      with explain=1, also how the query was read and why each
+//	                                      result ranks where it does
 //	GET  /mcp_gateway/misses?gateway=N    recent searches that found nothing or only weak matches
 //	POST /mcp_gateway/refresh?gateway=N   re-read every upstream's lists; reconnect down ones now
 //
@@ -63,7 +66,13 @@ func (a adminAPI) serve(w http.ResponseWriter, r *http.Request) error {
 	case "catalog":
 		return writeJSON(w, catalogReport(f.gw.Catalog()))
 	case "search":
-		text, _ := f.gw.Discover(r.Context(), discoverArgs(r))
+		discover := f.gw.Discover
+		if explain, err := explainParam(r); err != nil {
+			return err
+		} else if explain {
+			discover = f.gw.DiscoverExplained
+		}
+		text, _ := discover(r.Context(), discoverArgs(r))
 		w.Header().Set("Content-Type", "application/json")
 		_, err := w.Write([]byte(text))
 		return err
@@ -85,6 +94,20 @@ func discoverArgs(r *http.Request) map[string]any {
 		}
 	}
 	return args
+}
+
+// explainParam reads the explain parameter of a search: absent, or a
+// boolean (1, true, 0, false).
+func explainParam(r *http.Request) (bool, error) {
+	v := r.URL.Query().Get("explain")
+	if v == "" {
+		return false, nil
+	}
+	on, err := strconv.ParseBool(v)
+	if err != nil {
+		return false, caddy.APIError{HTTPStatus: http.StatusBadRequest, Err: fmt.Errorf("explain=%q: use explain=1 or explain=0", v)}
+	}
+	return on, nil
 }
 
 // chosenGateway is the gateway named, or the only one.

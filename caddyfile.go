@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/caddy-mcp/mcp-gateway/gateway"
+	"github.com/caddy-mcp/mcp-gateway/search"
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
 	"github.com/caddyserver/caddy/v2/caddyconfig/httpcaddyfile"
@@ -47,6 +48,11 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 //		allowed_origins <origin...>
 //		description_check flag|strip|off
 //
+//		search {
+//			synonyms <file>
+//			synonyms <word> <word...>
+//		}
+//
 //		access [<matcher>] {
 //			allow <glob...>
 //			deny <glob...>
@@ -77,6 +83,11 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 //			forward_header <name...>
 //		}
 //	}
+//
+// In the search block, synonyms with one argument holding no space names a
+// file of synonym groups, one a line (# starts a comment); with more
+// words, or one quoted argument of several ("invoice bill receipt"), it
+// is a group itself. Words of a group are searched for each other.
 //
 // Values may hold Caddy placeholders such as {env.TOKEN} or {file.path};
 // a header value may also hold per-request ones ({http.auth.user.id}).
@@ -192,6 +203,10 @@ func (h *Handler) unmarshal(d *caddyfile.Dispenser, helper *httpcaddyfile.Helper
 			case gateway.DescriptionCheckFlag, gateway.DescriptionCheckStrip, gateway.DescriptionCheckOff:
 			default:
 				return d.Errf("unknown description_check %q; use %s, %s or %s", h.DescriptionCheck, gateway.DescriptionCheckFlag, gateway.DescriptionCheckStrip, gateway.DescriptionCheckOff)
+			}
+		case "search":
+			if err := h.parseSearch(d); err != nil {
+				return err
 			}
 		case "access":
 			p, err := parseAccess(d, helper)
@@ -531,3 +546,37 @@ func singleArg(d *caddyfile.Dispenser, dst *string) error {
 
 // Interface guard.
 var _ caddyfile.Unmarshaler = (*Handler)(nil)
+
+// parseSearch parses a search block: `search { synonyms <file> | <words...> }`.
+func (h *Handler) parseSearch(d *caddyfile.Dispenser) error {
+	if d.NextArg() {
+		return d.ArgErr()
+	}
+	if h.Search == nil {
+		h.Search = new(gateway.SearchConfig)
+	}
+	for nesting := d.Nesting(); d.NextBlock(nesting); {
+		switch d.Val() {
+		case "synonyms":
+			args := d.RemainingArgs()
+			switch {
+			case len(args) == 0:
+				return d.Err(`synonyms takes a file of synonym groups, or a group's words: synonyms /etc/caddy/synonyms.txt, or synonyms "invoice bill receipt"`)
+			case len(args) == 1 && len(strings.Fields(args[0])) == 1:
+				h.Search.SynonymFiles = append(h.Search.SynonymFiles, args[0])
+			default:
+				group := strings.Join(args, " ")
+				if _, err := search.ParseSynonyms(group); err != nil || strings.ContainsAny(group, "#\n") {
+					if err == nil {
+						err = fmt.Errorf("a group is one line of words of letters and digits")
+					}
+					return d.Errf("synonyms %q: %v", group, strings.TrimPrefix(err.Error(), "line 1: "))
+				}
+				h.Search.Synonyms = append(h.Search.Synonyms, group)
+			}
+		default:
+			return d.Errf("unknown search option %q; the search block takes synonyms", d.Val())
+		}
+	}
+	return nil
+}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/caddy-mcp/mcp-gateway/gateway"
 	"github.com/caddy-mcp/mcp-gateway/internal/retrieval"
+	"github.com/caddy-mcp/mcp-gateway/search"
 	"github.com/caddyserver/caddy/v2"
 	caddycmd "github.com/caddyserver/caddy/v2/cmd"
 	"github.com/spf13/cobra"
@@ -22,7 +23,7 @@ import (
 func init() {
 	caddycmd.RegisterCommand(caddycmd.Command{
 		Name:  "mcp-gateway",
-		Usage: "domains|search <query>|score <queries.json> [--config <path>] [--adapter <name>] [--gateway <name>]",
+		Usage: "domains|search [--explain] <query>|score <queries.json> [--config <path>] [--adapter <name>] [--gateway <name>]",
 		Short: "Shows an MCP gateway of a config: its domains, a search, search quality",
 		Long: `
 Loads a config (a Caddyfile or JSON, as caddy run does), connects to the
@@ -31,7 +32,10 @@ upstreams of one of its mcp_gateway handlers, and:
   domains               lists the domains: state, tool count, description
   search <query>        runs discover_tools(query) as a model would, over the
                         whole catalog (no access policy applies), and prints
-                        the ranked tools
+                        the ranked tools; with --explain, also how the query
+                        was read and why each tool ranks where it does: the
+                        words it matched and where, each signal's part in
+                        its score, and the reranks that moved it
   score <queries.json>  scores search quality on your own labelled queries: a
                         JSON array of {"query": "...", "tools": ["domain.tool",
                         ...]} (bare tool names work too); prints Recall@k,
@@ -45,6 +49,7 @@ when the config has several.`,
 			cmd.Flags().StringP("adapter", "a", "", "Name of config adapter to apply")
 			cmd.Flags().StringP("gateway", "g", "", "The gateway's name, when the config has several")
 			cmd.Flags().BoolP("verbose", "v", false, "score: also list the queries that missed")
+			cmd.Flags().BoolP("explain", "e", false, "search: explain each result's rank")
 			cmd.RunE = caddycmd.WrapCommandFuncForCobra(cmdMCPGateway)
 		},
 	})
@@ -64,7 +69,7 @@ func cmdMCPGateway(fl caddycmd.Flags) (int, error) {
 	case args[0] == "domains" && len(args) == 1:
 		return 0, printDomains(os.Stdout, g)
 	case args[0] == "search" && len(args) >= 2:
-		return 0, printSearch(os.Stdout, g, strings.Join(args[1:], " "))
+		return 0, printSearch(os.Stdout, g, strings.Join(args[1:], " "), fl.Bool("explain"))
 	case args[0] == "score" && len(args) == 2:
 		return 0, scoreQueries(os.Stdout, os.Stderr, g, args[1], fl.Bool("verbose"))
 	}
@@ -169,19 +174,26 @@ func printDomains(w io.Writer, g *gateway.Gateway) error {
 }
 
 // discoverAnswer is the part of a discover_tools search answer the command
-// reads.
+// reads, with the explanations of an explained search.
 type discoverAnswer struct {
 	Results []struct {
-		Name        string `json:"name"`
-		Description string `json:"description"`
+		Name        string              `json:"name"`
+		Description string              `json:"description"`
+		Score       float64             `json:"score"`
+		Explanation *search.Explanation `json:"explanation"`
 	} `json:"results"`
-	Total int    `json:"total"`
-	Note  string `json:"note"`
-	Error string `json:"error"`
+	Total   int             `json:"total"`
+	Note    string          `json:"note"`
+	Error   string          `json:"error"`
+	Reading *search.Reading `json:"reading"`
 }
 
 func discover(g *gateway.Gateway, query string) (discoverAnswer, error) {
-	text, isError := g.Discover(context.Background(), map[string]any{"query": query})
+	return discoverWith(g.Discover, query)
+}
+
+func discoverWith(run func(context.Context, map[string]any) (string, bool), query string) (discoverAnswer, error) {
+	text, isError := run(context.Background(), map[string]any{"query": query})
 	var a discoverAnswer
 	if err := json.Unmarshal([]byte(text), &a); err != nil {
 		return a, fmt.Errorf("unexpected answer %q: %v", text, err)
@@ -192,14 +204,30 @@ func discover(g *gateway.Gateway, query string) (discoverAnswer, error) {
 	return a, nil
 }
 
-func printSearch(w io.Writer, g *gateway.Gateway, query string) error {
-	a, err := discover(g, query)
+func printSearch(w io.Writer, g *gateway.Gateway, query string, explain bool) error {
+	run := g.Discover
+	if explain {
+		run = g.DiscoverExplained
+	}
+	a, err := discoverWith(run, query)
 	if err != nil {
 		return err
+	}
+	if explain && a.Reading != nil {
+		printReading(w, a.Reading)
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for i, r := range a.Results {
 		fmt.Fprintf(tw, "%d\t%s\t%s\n", i+1, r.Name, r.Description)
+		if explain && r.Explanation != nil {
+			if err := tw.Flush(); err != nil {
+				return err
+			}
+			fmt.Fprintf(w, "   score %.3f\n", r.Score)
+			for _, line := range strings.Split(r.Explanation.String(), "\n") {
+				fmt.Fprintf(w, "   %s\n", line)
+			}
+		}
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -210,6 +238,31 @@ func printSearch(w io.Writer, g *gateway.Gateway, query string) error {
 	}
 	fmt.Fprintln(w)
 	return nil
+}
+
+// printReading prints how the search read a query: its words with their
+// weights and origins, and what each signal that applies read off it.
+func printReading(w io.Writer, r *search.Reading) {
+	fmt.Fprint(w, "Read as:")
+	for _, word := range r.Words {
+		fmt.Fprintf(w, " %s ×%.2f", word.Word, word.Weight)
+		var why []string
+		if word.From != search.MainWords {
+			why = append(why, word.From)
+		}
+		why = append(why, word.Rules...)
+		if word.Required {
+			why = append(why, "required")
+		}
+		if len(why) > 0 {
+			fmt.Fprintf(w, " (%s)", strings.Join(why, ", "))
+		}
+	}
+	fmt.Fprintln(w)
+	for _, s := range r.Signals {
+		fmt.Fprintf(w, "Signal %s: %s\n", s.Signal, s.Read)
+	}
+	fmt.Fprintln(w)
 }
 
 // scoreQueries runs every labelled query of path through the gateway's

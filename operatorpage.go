@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/caddy-mcp/mcp-gateway/gateway"
+	"github.com/caddy-mcp/mcp-gateway/search"
 )
 
 // operatorPage is the data of the operator page: one gateway's upstream
@@ -21,6 +22,8 @@ type operatorPage struct {
 	Misses    []gateway.SearchMiss
 	Query     string
 	Searched  bool
+	Explain   bool
+	Reading   *search.Reading
 	Results   []searchHit
 	Note      string
 	Error     string
@@ -28,11 +31,14 @@ type operatorPage struct {
 	Generated time.Time
 }
 
-// searchHit is one discover_tools result as the page lists it.
+// searchHit is one discover_tools result as the page lists it, with its
+// explanation when the search explains.
 type searchHit struct {
-	Name        string `json:"name"`
-	Group       string `json:"group"`
-	Description string `json:"description"`
+	Name        string              `json:"name"`
+	Group       string              `json:"group"`
+	Description string              `json:"description"`
+	Score       float64             `json:"score"`
+	Explanation *search.Explanation `json:"explanation"`
 }
 
 func serveOperatorPage(w http.ResponseWriter, r *http.Request, f *frontend) error {
@@ -45,15 +51,20 @@ func serveOperatorPage(w http.ResponseWriter, r *http.Request, f *frontend) erro
 	}
 	if q := strings.TrimSpace(r.URL.Query().Get("q")); q != "" {
 		page.Query, page.Searched = q, true
-		text, isError := f.gw.Discover(r.Context(), map[string]any{"query": q})
+		discover := f.gw.Discover
+		if page.Explain = r.URL.Query().Get("explain") != ""; page.Explain {
+			discover = f.gw.DiscoverExplained
+		}
+		text, isError := discover(r.Context(), map[string]any{"query": q})
 		page.Raw = text
 		var answer struct {
-			Results []searchHit `json:"results"`
-			Note    string      `json:"note"`
-			Error   string      `json:"error"`
+			Results []searchHit     `json:"results"`
+			Note    string          `json:"note"`
+			Error   string          `json:"error"`
+			Reading *search.Reading `json:"reading"`
 		}
 		_ = json.Unmarshal([]byte(text), &answer)
-		page.Results, page.Note = answer.Results, answer.Note
+		page.Results, page.Note, page.Reading = answer.Results, answer.Note, answer.Reading
 		if isError {
 			page.Error = answer.Error
 		}
@@ -86,8 +97,11 @@ func groupedTools(d catalogDomain) []toolGroup {
 }
 
 var operatorTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
-	"grouped": groupedTools,
-	"ago":     func(t time.Time) string { return time.Since(t).Round(time.Second).String() },
+	"grouped":   groupedTools,
+	"ago":       func(t time.Time) string { return time.Since(t).Round(time.Second).String() },
+	"place":     func(i int) int { return i + 1 },
+	"join":      strings.Join,
+	"mainWords": func() string { return search.MainWords },
 }).Parse(`<!doctype html>
 <html lang="en">
 <head>
@@ -110,6 +124,9 @@ button { padding: .35rem .9rem; font-size: 1rem; }
 details { margin: .3rem 0; }
 summary { cursor: pointer; }
 pre { background: #f7f7f7; padding: .6rem; overflow-x: auto; }
+.why td { background: #fafafa; font-size: .9em; }
+.why table { margin: .3rem 0; }
+.why ol { margin: .3rem 0; padding-left: 1.4rem; }
 </style>
 </head>
 <body>
@@ -132,13 +149,24 @@ pre { background: #f7f7f7; padding: .6rem; overflow-x: auto; }
 <form method="get">
 <input type="hidden" name="gateway" value="{{.Gateway.Name}}">
 <input type="search" name="q" value="{{.Query}}" placeholder="words, select:a,b or /regex/" aria-label="query">
+<label><input type="checkbox" name="explain" value="1"{{if .Explain}} checked{{end}}> explain the ranking</label>
 <button type="submit">Search</button>
 </form>
 {{if .Searched}}
 {{if .Error}}<p class="unavailable">{{.Error}}</p>{{else}}
 <p>{{len .Results}} result(s) for <code>{{.Query}}</code>.{{if .Note}} <span class="muted">{{.Note}}</span>{{end}}</p>
+{{with .Reading}}<div id="reading"><p>Read as: {{range .Words}}<code>{{.Word}}</code> ×{{printf "%.2f" .Weight}}{{if ne .From mainWords}} <span class="muted">({{.From}})</span>{{end}}{{range .Rules}} <span class="muted">({{.}})</span>{{end}}{{if .Required}} <span class="muted">(required)</span>{{end}}; {{end}}</p>
+{{if .Signals}}<ul>{{range .Signals}}<li>{{.Signal}}: {{.Read}}</li>{{end}}</ul>{{end}}</div>{{end}}
 {{if .Results}}<table id="results"><tr><th>#</th><th>tool</th><th>group</th><th>description</th></tr>
-{{range $i, $r := .Results}}<tr><td>{{$i}}</td><td><code>{{$r.Name}}</code></td><td>{{$r.Group}}</td><td>{{$r.Description}}</td></tr>{{end}}
+{{range $i, $r := .Results}}<tr><td>{{place $i}}</td><td><code>{{$r.Name}}</code></td><td>{{$r.Group}}</td><td>{{$r.Description}}</td></tr>
+{{with $r.Explanation}}<tr class="why"><td></td><td colspan="3">
+<p>Score {{printf "%.3f" $r.Score}}: BM25F {{printf "%.3f" .BM25F}} of the words below{{if .Signals}}, then the signals in order{{end}}.{{if .Request}} Found by the ranking of <code>{{.Ranking}}</code>.{{end}}</p>
+<table class="words"><tr><th>word</th><th>from</th><th>BM25F</th><th>index terms: how the word matches, weight, fields</th></tr>
+{{range .Words}}<tr><td><code>{{.Word}}</code></td><td>{{.From}}</td><td>{{printf "%+.3f" .Score}}</td><td>{{range .Terms}}<code>{{.Term}}</code> {{.Match}}, ×{{printf "%.2f" .Weight}}, in {{join .Fields ", "}}; {{end}}</td></tr>{{end}}
+</table>
+{{if .Signals}}<ol class="signals">{{range .Signals}}<li>{{.Signal}} {{if .Times}}×{{printf "%.2f" .Times}}{{else}}{{printf "%+.3f" .Add}}{{end}} = {{printf "%.3f" .Score}}: {{.Reason}}</li>{{end}}</ol>{{end}}
+{{range .Moves}}<p class="move">{{.Rerank}}: place {{.From}} to {{.To}} (key {{printf "%.3f" .Key}}): {{.Reason}}</p>{{end}}
+</td></tr>{{end}}{{end}}
 </table>{{end}}{{end}}
 <details><summary>the answer the model gets</summary><pre>{{.Raw}}</pre></details>
 {{end}}

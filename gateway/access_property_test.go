@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/caddy-mcp/mcp-gateway/search"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -147,7 +148,7 @@ func TestAccessRulesHideItemsInTheCatalog(t *testing.T) {
 			cfgs = append(cfgs, cfg)
 			sources = append(sources, domainSource{cfg: cfg, status: d.status(), check: DescriptionCheckOff})
 		}
-		c := buildCatalog(sources, rule)
+		c := buildCatalog(sources, rule, search.Options{})
 		s := &setup{cfg: Config{Mode: ModePassthrough, Upstreams: cfgs}, rules: []AccessRule{rule}, byName: map[string]*UpstreamConfig{}}
 		for _, cfg := range cfgs {
 			s.byName[cfg.Name] = cfg

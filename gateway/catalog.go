@@ -105,8 +105,9 @@ type domainSource struct {
 // lists its upstream sent, holding only what rule allows: the tools,
 // prompts, resources and resource templates it allows, and the domains
 // with any such item (or, for a domain none of whose items are known yet,
-// that it may allow items of: see AccessRule.allowsUnknownDomain).
-func buildCatalog(sources []domainSource, rule AccessRule) *Catalog {
+// that it may allow items of: see AccessRule.allowsUnknownDomain). Its
+// index has opts.
+func buildCatalog(sources []domainSource, rule AccessRule, opts search.Options) *Catalog {
 	c := &Catalog{
 		domains: make(map[string]*Domain),
 		byName:  make(map[string]*Tool),
@@ -181,7 +182,7 @@ func buildCatalog(sources []domainSource, rule AccessRule) *Catalog {
 			Group:             t.Group,
 		}
 	}
-	c.index = search.NewIndex(docs)
+	c.index = search.NewIndexWith(docs, opts)
 	return c
 }
 

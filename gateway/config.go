@@ -8,11 +8,14 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"os"
 	"path"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/caddy-mcp/mcp-gateway/search"
 )
 
 // Config is everything the gateway needs to know, independent of Caddy. The
@@ -46,6 +49,9 @@ type Config struct {
 	// client; a larger one is cut down to fit and says so (see
 	// truncateResult). Zero means DefaultMaxResultSize; negative, no limit.
 	MaxResultSize int64 `json:"max_result_size,omitempty"`
+
+	// Search configures the search index of discover_tools.
+	Search *SearchConfig `json:"search,omitempty"`
 }
 
 // DefaultMaxResultSize is the default MaxResultSize: more than a model's
@@ -261,7 +267,74 @@ func (c *Config) Validate() error {
 	if len(c.Pin) > 0 && c.EffectiveMode() != ModeHybrid {
 		return fmt.Errorf("pin exposes tools directly in hybrid mode only; add `mode hybrid` or remove pin")
 	}
+	if c.Search != nil {
+		if err := c.Search.load(); err != nil {
+			return fmt.Errorf("search: %w", err)
+		}
+	}
 	return c.ValidateUpstreams()
+}
+
+// SearchConfig is the operator's part of the search: words of their own
+// catalog that its tools and their users say differently ("invoice" and
+// "bill", "k8s" and "kubernetes"), which the built-in lexicon, general
+// English only, does not know.
+type SearchConfig struct {
+	// Synonyms are groups of words that mean the same, each a string of
+	// two words or more separated by spaces ("invoice bill receipt"). A
+	// request's word matches the other words of its groups, at half
+	// weight.
+	Synonyms []string `json:"synonyms,omitempty"`
+	// SynonymFiles are files of such groups, one a line, in the format of
+	// the search lexicon's thesaurus (# starts a comment). They are read
+	// when the config is loaded.
+	SynonymFiles []string `json:"synonym_files,omitempty"`
+
+	// groups are Synonyms and the files' groups, checked, once load has
+	// read them.
+	groups []string
+	loaded bool
+}
+
+// load reads the synonym files and checks every group, once: Validate
+// calls it, so a config loads with its files or not at all, and the
+// catalog reads what was loaded, never the files again.
+func (s *SearchConfig) load() error {
+	if s.loaded {
+		return nil
+	}
+	var groups []string
+	for _, g := range s.Synonyms {
+		if strings.ContainsAny(g, "#\n") {
+			return fmt.Errorf("synonyms %q: a group is one line of words of letters and digits", g)
+		}
+		parsed, err := search.ParseSynonyms(g)
+		if err != nil {
+			return fmt.Errorf("synonyms %q: %v", g, strings.TrimPrefix(err.Error(), "line 1: "))
+		}
+		groups = append(groups, parsed...)
+	}
+	for _, file := range s.SynonymFiles {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return fmt.Errorf("synonyms file: %v", err)
+		}
+		parsed, err := search.ParseSynonyms(string(data))
+		if err != nil {
+			return fmt.Errorf("synonyms file %s: %v", file, err)
+		}
+		groups = append(groups, parsed...)
+	}
+	s.groups, s.loaded = groups, true
+	return nil
+}
+
+// searchOptions are the search index's options of the config.
+func (c *Config) searchOptions() search.Options {
+	if c.Search == nil {
+		return search.Options{}
+	}
+	return search.Options{Synonyms: c.Search.groups}
 }
 
 // ValidateUpstreams reports the first problem with the upstreams' configs,

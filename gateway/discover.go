@@ -39,6 +39,10 @@ type (
 		Domain      string `json:"domain,omitempty"`
 		Group       string `json:"group,omitempty"`
 		Description string `json:"description"`
+		// Score and Explanation are set for an operator's explained
+		// search only (see DiscoverExplained), never for a model.
+		Score       float64             `json:"score,omitempty"`
+		Explanation *search.Explanation `json:"explanation,omitempty"`
 	}
 	domainResponse struct {
 		Domain string        `json:"domain"`
@@ -59,6 +63,9 @@ type (
 		// Next is the query for the next page, when there is one.
 		Next string `json:"next_query,omitempty"`
 		Note string `json:"note,omitempty"`
+		// Reading is how the search read the query, for an operator's
+		// explained search only (see DiscoverExplained).
+		Reading *search.Reading `json:"reading,omitempty"`
 		// weak: the best result covers little of the query (see
 		// SearchRecord); for search analytics, not for the model.
 		weak bool
@@ -113,7 +120,7 @@ func (v *view) discoverTools(ctx context.Context, req *mcp.CallToolRequest) (*mc
 	case q.Regex != nil:
 		return jsonResult(regexTools(c, queryText, q, scope)), nil
 	case q.Text != "":
-		resp := searchTools(c, queryText, q, scope)
+		resp := searchTools(c, queryText, q, scope, v.operator && explaining(ctx))
 		if !v.operator {
 			v.g.observeSearch(req, queryText, resp)
 		}
@@ -221,18 +228,50 @@ func unavailableDomainNote(d *Domain) string {
 	return fmt.Sprintf("Domain '%s' is temporarily unavailable: these are its last known tools, which cannot be called now. Other domains are still available.", d.Name)
 }
 
-// searchTools ranks the tools in scope against the query's words.
-func searchTools(c *Catalog, query string, q *search.Query, scope toolScope) searchResponse {
+// explainKey marks the context of an operator's explained search (see
+// DiscoverExplained). Only the gateway sets it: a model cannot ask for
+// explanations.
+type explainKey struct{}
+
+func explaining(ctx context.Context) bool {
+	on, _ := ctx.Value(explainKey{}).(bool)
+	return on
+}
+
+// DiscoverExplained is Discover with, for a ranked search, how the search
+// read the query and each result's score and explanation: the words it
+// matched, in which fields, what each signal did to its score, and the
+// reranks that moved it (see search.Explanation).
+func (g *Gateway) DiscoverExplained(ctx context.Context, args map[string]any) (text string, isError bool) {
+	return g.Discover(context.WithValue(ctx, explainKey{}, true), args)
+}
+
+// searchTools ranks the tools in scope against the query's words; explain
+// asks for each result's explanation.
+func searchTools(c *Catalog, query string, q *search.Query, scope toolScope, explain bool) searchResponse {
 	var allow func(int) bool
 	if scope.domain != nil {
 		allow = func(doc int) bool { return scope.contains(c.Tools[doc]) }
 	}
 	offset := (q.Page - 1) * q.Limit
-	hits, total := c.index.Search(search.Request{Text: q.Text, Required: q.Required, Allow: allow, Offset: offset, Limit: q.Limit})
+	hits, total := c.index.Search(search.Request{Text: q.Text, Required: q.Required, Allow: allow, Offset: offset, Limit: q.Limit, Explain: explain})
 	resp := searchResponse{Query: query, Domain: scope.domainName(), Group: scope.group, Results: make([]toolSummary, 0, len(hits)), Total: total}
 	for _, h := range hits {
 		t := c.Tools[h.Doc]
-		resp.Results = append(resp.Results, toolSummary{Name: t.Name, Domain: t.Domain.Name, Group: t.Group, Description: t.Summary})
+		s := toolSummary{Name: t.Name, Domain: t.Domain.Name, Group: t.Group, Description: t.Summary}
+		if explain {
+			if resp.Reading == nil {
+				resp.Reading = h.Explanation.Request
+			}
+			// Only a hit of another ranking (a step's) says how that
+			// ranking read its text.
+			e := *h.Explanation
+			if e.Request == resp.Reading {
+				e.Request = nil
+			}
+			s.Score, s.Explanation = h.Score, &e
+		}
+		resp.Results = append(resp.Results, s)
 	}
 	resp.weak = len(hits) > 0 && offset == 0 && hits[0].Coverage < weakCoverage
 	switch {

@@ -360,7 +360,7 @@ func (g *Gateway) rebuildCatalog() {
 	for i, u := range s.upstreams {
 		sources[i] = domainSource{cfg: s.cfg.Upstreams[i], status: u.Status(), upstream: u, check: s.descriptionCheck()}
 	}
-	c := buildCatalog(sources, AccessRule{})
+	c := buildCatalog(sources, AccessRule{}, s.cfg.searchOptions())
 	g.catalog.Store(c)
 	for _, name := range c.Flagged {
 		if !g.flagged[name] {

@@ -198,7 +198,7 @@ func (v *view) update(s *setup, sources []domainSource, full *Catalog) {
 	rule := *v.rule.Load()
 	c := full
 	if !rule.allowsAll() {
-		c = buildCatalog(sources, rule)
+		c = buildCatalog(sources, rule, s.cfg.searchOptions())
 	}
 	v.catalog.Store(c)
 	v.ensureServer(s) // the domains it names may have changed

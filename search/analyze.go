@@ -220,22 +220,6 @@ func keepShortDouble(w, stem string) string {
 	return stem
 }
 
-// requestWords are the words people wrap a request in ("please help me
-// ..., tell me ...") rather than words about what they want done, as
-// stems. Queries drop them; documents keep them, so a tool named
-// give_feedback is still found by "give feedback" through "feedback".
-var requestWords = map[string]bool{}
-
-func init() {
-	for _, w := range []string{
-		"please", "help", "want", "need", "tell", "give", "let", "know", "like",
-		"would", "could", "also", "thank", "thanks", "hi", "hello", "hey", "kindly",
-		"able", "way", "use", "using",
-	} {
-		requestWords[stemWord(w)] = true
-	}
-}
-
 // lightVerbs are verbs that in a request carry little of the job, which
 // lies in their object or in the idiom they make ("go to the page", "put
 // the chart on slide 2", "take a screenshot"), as stems. A tool whose name
@@ -247,6 +231,15 @@ var lightVerbs = map[string]bool{}
 
 // lightVerbWeight weighs a light verb of a query (see lightVerbs).
 const lightVerbWeight = 0.5
+
+// lightVerbRule weighs a request's light verbs less.
+var lightVerbRule = wordRule{
+	name: "light verb",
+	pick: func(*Index, string) func(string) bool {
+		return func(stem string) bool { return lightVerbs[stem] }
+	},
+	weight: lightVerbWeight, nameWeight: 1, nameScale: 1,
+}
 
 func init() {
 	for _, w := range []string{"go", "put", "take", "have", "do", "keep", "bring"} {
@@ -264,6 +257,19 @@ var framingVerbs = wordSet("show display")
 // framingVerbWeight weighs a request's framing verb (see framingVerbs).
 const framingVerbWeight = 0.3
 
+// framingVerbRule weighs a request's framing verb less.
+var framingVerbRule = wordRule{
+	name: "framing verb",
+	pick: func(ix *Index, text string) func(string) bool {
+		framing := framingVerb(text, ix.stems)
+		if framing == "" {
+			return nil
+		}
+		return func(stem string) bool { return stem == framing }
+	},
+	weight: framingVerbWeight, nameWeight: 1, nameScale: 1,
+}
+
 // framingVerb returns the stem of the framing verb text begins with, past
 // its leading words ("can you show me"), or "" if it begins otherwise.
 func framingVerb(text string, stems *stemCache) string {
@@ -275,24 +281,8 @@ func framingVerb(text string, stems *stemCache) string {
 }
 
 // isStopWord reports whether a lower-case word carries no meaning of its
-// own: an English stop word, a function word Snowball's list lacks (see
-// functionWords), or what Words leaves of a contraction ("ve" of "I've",
-// "doesn" of "doesn't").
+// own: a word of the lexicon's stopwords.txt (English stop words, and
+// what Words leaves of a contraction, "ve" of "I've").
 func isStopWord(w string) bool {
-	return english.IsStopWord(w) || contractionParts[w] || functionWords[w]
+	return stopWords[w]
 }
-
-// functionWords are English words of no topic that Snowball's list
-// lacks: prepositions of place and relation beside its "in", "into" and
-// "through", which say no more than those ("what's inside /home/joe" asks
-// what is in it, and "inside" stems as "insider" does), and indefinite
-// pronouns ("forget everything about John").
-var functionWords = wordSet(`inside within onto upon among amid throughout underneath
-	everything anything something nothing everyone anyone someone everybody anybody somebody nobody`)
-
-// contractionParts are the parts of English contractions that are not
-// stop words already ("s" and "t" are) and no words of their own. The "d"
-// of "I'd" and the "m" of "I'm" are words of their own too ("3D", "500
-// m"): Words drops those where they follow an apostrophe.
-var contractionParts = wordSet(`ve ll re doesn isn didn aren wasn weren
-	couldn wouldn shouldn haven hasn hadn mustn needn shan mightn`)

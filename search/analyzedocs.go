@@ -7,18 +7,17 @@ import (
 )
 
 // docAnalysis is what indexing reads of one document on its own: its
-// terms by field and what its name says. Documents are analysed in
-// parallel (see analyzeDocs); everything that needs the whole catalog
-// (term ids, lengths, domains) comes after, in document order.
+// terms by field and the words of its name and parameter names. Documents
+// are analysed in parallel (see analyzeDocs), and the signals' Doc sides
+// read each analysis there; everything that needs the whole catalog (term
+// ids, lengths, domains) comes after, in document order.
 type docAnalysis struct {
-	terms      [numFields][]string
-	nameWords  string // the words of its name, each followed by a space
-	paramWords string // the words of its parameter names, each followed by a space
-	inputWords string // see inputWords
-	intent     intent
-	effect     effect
-	lists      bool
-	makes      bool
+	terms        [numFields][]string
+	nameWordList []string // the Words of its name
+	nameWords    string   // the same, each followed by a space
+	paramWords   string   // the words of its parameter names, each followed by a space
+	// stems is the memo of stems of the goroutine analysing it.
+	stems *stemCache
 }
 
 // minDocsPerWorker keeps small catalogs on one goroutine: below it,
@@ -26,9 +25,10 @@ type docAnalysis struct {
 const minDocsPerWorker = 512
 
 // analyzeDocs analyses docs on up to GOMAXPROCS goroutines, each over a
-// run of documents with its own memo of stems; it returns the analyses in
-// document order and the stems the workers met, merged.
-func analyzeDocs(docs []Document) ([]docAnalysis, *stemCache) {
+// run of documents with its own memo of stems, and has the signals' Doc
+// sides read each; it returns the analyses in document order and the
+// stems the workers met, merged.
+func analyzeDocs(docs []Document, signals []signalDocs) ([]docAnalysis, *stemCache) {
 	mentions := toolNameMentions(docs)
 	out := make([]docAnalysis, len(docs))
 	workers := max(1, min(runtime.GOMAXPROCS(0), len(docs)/minDocsPerWorker))
@@ -41,6 +41,9 @@ func analyzeDocs(docs []Document) ([]docAnalysis, *stemCache) {
 			a := docAnalyzer{stems: caches[w], mentions: mentions, domainTerms: make(map[string][]string)}
 			for i := from; i < to; i++ {
 				a.analyze(&docs[i], &out[i])
+				for _, s := range signals {
+					s.analyze(i, &docs[i], &out[i])
+				}
 			}
 		})
 	}
@@ -91,13 +94,9 @@ func (a *docAnalyzer) analyze(doc *Document, out *docAnalysis) {
 		}
 		out.terms[f] = ts
 	}
-	nameWords := Words(doc.Name)
-	out.intent = toolIntent(nameWords, doc.Description)
-	out.effect = toolEffect(nameWords)
-	out.lists = listingTool(nameWords)
-	out.makes = makesNew(nameWords)
-	out.nameWords = strings.Join(nameWords, " ") + " "
-	out.inputWords = inputWords(doc, out.terms[fieldName], out.terms[fieldTitle], a.stems)
+	out.nameWordList = Words(doc.Name)
+	out.nameWords = strings.Join(out.nameWordList, " ") + " "
+	out.stems = a.stems
 }
 
 // textTerms are the index terms of prose: its terms, and brand words

@@ -15,24 +15,25 @@ func TestParallelBuildIsTheSequentialOne(t *testing.T) {
 	several := NewIndex(docs)
 	runtime.GOMAXPROCS(prev)
 	for name, pair := range map[string][2]any{
-		"terms":        {one.terms, several.terms},
-		"postings":     {one.postings, several.postings},
-		"domains":      {one.domainPostings, several.domainPostings},
-		"name words":   {one.docNameWords, several.docNameWords},
-		"name lengths": {one.docNameLen, several.docNameLen},
-		"intents":      {one.docIntent, several.docIntent},
-		"effects":      {one.docEffect, several.docEffect},
-		"lists":        {one.docLists, several.docLists},
-		"makes":        {one.docMakes, several.docMakes},
-		"meanings":     {one.meanings, several.meanings},
-		"scales":       {one.meaningScales, several.meaningScales},
-		"stems":        {one.stems.m, several.stems.m},
+		"terms":       {one.terms, several.terms},
+		"postings":    {one.postings, several.postings},
+		"fields":      {one.postingFields, several.postingFields},
+		"name words":  {one.docNameWords, several.docNameWords},
+		"param words": {one.docParamWords, several.docParamWords},
+		"domains":     {one.docDomain, several.docDomain},
+		"meanings":    {one.meaning, several.meaning},
+		"stems":       {one.stems.m, several.stems.m},
 	} {
 		if !reflect.DeepEqual(pair[0], pair[1]) {
 			t.Errorf("%s differ between one goroutine and several", name)
 		}
 	}
-	if len(one.terms) == 0 || len(one.meanings) == 0 {
+	for i, s := range signals {
+		if !reflect.DeepEqual(one.signals[i], several.signals[i]) {
+			t.Errorf("signal %s: its facts differ between one goroutine and several", s.name())
+		}
+	}
+	if len(one.terms) == 0 || (one.meaning == nil && !leanBuild) {
 		t.Fatal("empty index")
 	}
 }

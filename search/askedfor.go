@@ -65,12 +65,56 @@ var (
 	askedForEnds = wordSet("of for from in on out at to about with")
 )
 
+type askedFor struct{}
+
+func (askedFor) name() string { return "asked for" }
+
+func (askedFor) newDocs(n int) signalDocs { return &askedForDocs{inputs: make([]string, n)} }
+
+type askedForDocs struct {
+	inputs []string // what each document takes and does not say it gives (see inputWords)
+}
+
+func (s *askedForDocs) analyze(i int, doc *Document, a *docAnalysis) {
+	s.inputs[i] = inputWords(doc, a.terms[fieldName], a.terms[fieldTitle], a.stems)
+}
+
+func (s *askedForDocs) query(r *ranking) signalQuery {
+	told := askedForWords(r.text)
+	if told == nil {
+		return nil
+	}
+	return &askedForQuery{docs: s, told: told}
+}
+
+type askedForQuery struct {
+	docs *askedForDocs
+	told []string
+}
+
+func (q *askedForQuery) read() string { return "the request asks to be told " + quoteAll(q.told) }
+
+func (q *askedForQuery) apply(docs []int32, scores []float64) {
+	for i, d := range docs {
+		add, times := q.effect(d)
+		scores[i] = (scores[i] + add) * times
+	}
+}
+
+func (q *askedForQuery) effect(d int32) (float64, float64) {
+	return factor(q.docs.takesWhatIsAsked(d, q.told), 1-askedInputPenalty)
+}
+
+func (q *askedForQuery) reason(int32) string {
+	return "it takes as a parameter what the request asks to be told, and does not say it gives it"
+}
+
 // takesWhatIsAsked reports whether document d takes as a parameter one of
 // the words a request asks to be told (asked, see askedForWords) without
 // saying it gives it (see inputWords).
-func (ix *Index) takesWhatIsAsked(d int32, asked []string) bool {
+func (s *askedForDocs) takesWhatIsAsked(d int32, asked []string) bool {
 	for _, w := range asked {
-		if hasWord(ix.docInputWords[d], w) {
+		if hasWord(s.inputs[d], w) {
 			return true
 		}
 	}

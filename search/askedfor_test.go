@@ -54,8 +54,19 @@ func TestSearchDoesNotOfferWhatTakesWhatIsAsked(t *testing.T) {
 		{Name: "get_route_directions", Description: "Calculate detailed route directions between two geographic points.", ParamNames: "from_latitude from_longitude mode to_latitude to_longitude"},
 	}
 	ix := NewIndex(docs)
-	wantFirst(t, ix, docs, "Get the latitude and longitude of the Eiffel Tower", 0)
-	wantFirst(t, ix, docs, "What are the latitude and longitude of the Sydney Opera House?", 0)
+	// The tools that take a latitude and a longitude keep half their
+	// score for a request to be told them.
+	for _, q := range []string{"Get the latitude and longitude of the Eiffel Tower", "What are the latitude and longitude of the Sydney Opera House?"} {
+		hits, _ := ix.Search(Request{Text: q, Limit: 4, Explain: true})
+		if len(hits) != 3 {
+			t.Fatalf("%q: hits %v, want the three tools that take a latitude", q, hits)
+		}
+		for _, h := range hits {
+			if s := h.Explanation.Signals; len(s) == 0 || s[len(s)-1].Signal != "asked for" || s[len(s)-1].Times != 1-askedInputPenalty {
+				t.Errorf("%q: %s is not marked down for taking what is asked: %v", q, docs[h.Doc].Name, s)
+			}
+		}
+	}
 	// Given them, the tool that takes them is the one.
 	wantFirst(t, ix, docs, "What's the address at latitude 48.8584, longitude 2.2945?", 1)
 }

@@ -33,6 +33,48 @@ func conversionOrder(text string, stems *stemCache) map[string]int {
 	return order
 }
 
+type conversion struct{}
+
+func (conversion) name() string { return "conversion direction" }
+
+func (conversion) newDocs(int) signalDocs { return &conversionDocs{} }
+
+type conversionDocs struct{ ix *Index }
+
+func (*conversionDocs) analyze(int, *Document, *docAnalysis) {}
+
+func (s *conversionDocs) finish(ix *Index, _ [][numFields][]int32) { s.ix = ix }
+
+func (s *conversionDocs) query(r *ranking) signalQuery {
+	order := conversionOrder(r.text, s.ix.stems)
+	if order == nil {
+		return nil
+	}
+	return &conversionQuery{ix: s.ix, order: order}
+}
+
+type conversionQuery struct {
+	ix    *Index
+	order map[string]int
+}
+
+func (*conversionQuery) read() string { return "the request puts one thing into another" }
+
+func (q *conversionQuery) apply(docs []int32, scores []float64) {
+	for i, d := range docs {
+		add, times := q.effect(d)
+		scores[i] = (scores[i] + add) * times
+	}
+}
+
+func (q *conversionQuery) effect(d int32) (float64, float64) {
+	return factor(q.ix.convertsBackwards(d, q.order), 1-backwardsPenalty)
+}
+
+func (*conversionQuery) reason(int32) string {
+	return "its name converts the other way round from the request"
+}
+
 // convertsBackwards reports whether document d is named "a to b" (its
 // name's words) where the request names b first and then, after "to",
 // "into" or "as", a.

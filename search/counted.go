@@ -43,6 +43,42 @@ func countsItems(text string) bool {
 // one, since it also bounds sizes (max_width, max_length).
 var countParameterWords = []string{"limit", "count", "top", "k", "n", "num"}
 
+type counted struct{}
+
+func (counted) name() string { return "counted" }
+
+func (counted) newDocs(int) signalDocs { return &countedDocs{} }
+
+type countedDocs struct{ ix *Index }
+
+func (*countedDocs) analyze(int, *Document, *docAnalysis) {}
+
+func (s *countedDocs) finish(ix *Index, _ [][numFields][]int32) { s.ix = ix }
+
+func (s *countedDocs) query(r *ranking) signalQuery {
+	if !countsItems(r.text) {
+		return nil
+	}
+	return &countedQuery{ix: s.ix}
+}
+
+type countedQuery struct{ ix *Index }
+
+func (*countedQuery) read() string { return "the request counts what it wants" }
+
+func (q *countedQuery) apply(docs []int32, scores []float64) {
+	for i, d := range docs {
+		add, times := q.effect(d)
+		scores[i] = (scores[i] + add) * times
+	}
+}
+
+func (q *countedQuery) effect(d int32) (float64, float64) {
+	return factor(q.ix.takesCount(d), 1+countParameterBonus)
+}
+
+func (*countedQuery) reason(int32) string { return "it takes how many to return" }
+
 // takesCount reports whether document d has a parameter that says how
 // many to return.
 func (ix *Index) takesCount(d int32) bool {

@@ -88,3 +88,29 @@ const (
 // Measured on the calibration requests: 0.3 gained fewer first places
 // than 0.2; 0.1 gained no more.
 const clauseVerbWeight = 0.2
+
+// stateRule weighs "open" said of a state less, and less again in tools'
+// names.
+var stateRule = wordRule{
+	name: "state",
+	pick: func(_ *Index, text string) func(string) bool {
+		if !openAsState(text) {
+			return nil
+		}
+		return func(stem string) bool { return stem == "open" }
+	},
+	weight: stateWeight, nameWeight: stateNameWeight, nameScale: stateNameWeight,
+}
+
+// clauseVerbRule weighs the verbs of describing clauses less.
+var clauseVerbRule = wordRule{
+	name: "describing clause's verb",
+	pick: func(ix *Index, text string) func(string) bool {
+		verbs := clauseVerbs(text, ix.stems)
+		if len(verbs) == 0 {
+			return nil
+		}
+		return func(stem string) bool { return verbs[stem] }
+	},
+	weight: clauseVerbWeight, nameWeight: 1, nameScale: 1,
+}

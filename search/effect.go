@@ -1,5 +1,7 @@
 package search
 
+import "fmt"
+
 // Doing and undoing. Tools that change something often come in opposite
 // pairs: add and delete, start and stop, protect and unprotect. Both of a
 // pair share the words of their object, so a request that begins with a
@@ -86,15 +88,82 @@ func requestEffect(text string) effect {
 	return effectNone
 }
 
+func (e effect) String() string {
+	switch e {
+	case effectDo:
+		return "makes, adds or starts something"
+	case effectUndo:
+		return "removes, clears or stops something"
+	case effectModify:
+		return "changes something that is there"
+	}
+	return "none"
+}
+
+// effectSignal is the signal of doing and undoing.
+type effectSignal struct{}
+
+func (effectSignal) name() string { return "do or undo" }
+
+func (effectSignal) newDocs(n int) signalDocs {
+	return &effectDocs{effects: make([]effect, n), makes: make([]bool, n)}
+}
+
+type effectDocs struct {
+	effects []effect // whether each document does or undoes (see toolEffect)
+	makes   []bool   // whether it makes a new thing (see makesNew)
+}
+
+func (s *effectDocs) analyze(i int, _ *Document, a *docAnalysis) {
+	s.effects[i] = toolEffect(a.nameWordList)
+	s.makes[i] = makesNew(a.nameWordList)
+}
+
+func (s *effectDocs) query(r *ranking) signalQuery {
+	if r.wholeOfSteps {
+		return nil
+	}
+	wanted := requestEffect(r.text)
+	if wanted == effectNone {
+		return nil
+	}
+	return &effectQuery{docs: s, wanted: wanted}
+}
+
+type effectQuery struct {
+	docs   *effectDocs
+	wanted effect
+}
+
+func (q *effectQuery) read() string { return "the request " + q.wanted.String() }
+
+func (q *effectQuery) apply(docs []int32, scores []float64) {
+	for i, d := range docs {
+		add, times := q.effect(d)
+		scores[i] = (scores[i] + add) * times
+	}
+}
+
+func (q *effectQuery) effect(d int32) (float64, float64) {
+	return factor(q.docs.opposes(d, q.wanted), 1-oppositePenalty)
+}
+
+func (q *effectQuery) reason(d int32) string {
+	if q.wanted == effectModify {
+		return "the tool makes a new thing; the request changes one that is there"
+	}
+	return fmt.Sprintf("the tool %s (by its name's first verb): the opposite of the request", q.docs.effects[d])
+}
+
 // opposes reports whether document d does the opposite of what a request
 // of effect wanted asks: undoes what it does, does what it undoes, or
 // makes a new thing where it changes one that is there.
-func (ix *Index) opposes(d int32, wanted effect) bool {
+func (s *effectDocs) opposes(d int32, wanted effect) bool {
 	switch wanted {
 	case effectDo, effectUndo:
-		return ix.docEffect[d] == -wanted
+		return s.effects[d] == -wanted
 	case effectModify:
-		return ix.docMakes[d]
+		return s.makes[d]
 	}
 	return false
 }

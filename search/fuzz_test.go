@@ -26,6 +26,7 @@ func FuzzSearch(f *testing.F) {
 		"save to /root/a b/c.docx", "https://user@www.x.co.uk:80/p?q=1", "~/", "./.", "a.b.c.d.e", "Node.js", "amazon.com.",
 		"获取卡牌的图片 and 北京天氣", "𪚥𪚥𪚥", "YouTube iPhone HTMLParser", "picture save find",
 		"merge PDFs, URLs and IDs", "getIDs APIsList Ss", "open GitHub on https://GitHub.com/x",
+		"add page:9223372036854775807", "add page:100000 limit:50", "x page:2 limit:999999999999",
 	} {
 		f.Add(seed, "x")
 	}
@@ -37,7 +38,11 @@ func FuzzSearch(f *testing.F) {
 		if q.Limit < 1 || q.Limit > MaxLimit || q.Page < 1 {
 			t.Fatalf("ParseQuery(%q) gave limit %d page %d", query, q.Limit, q.Page)
 		}
-		hits, total := ix.Search(Request{Text: q.Text, Required: append(q.Required, required), Offset: 0, Limit: q.Limit})
+		// The page's offset as discover_tools computes it.
+		hits, total := ix.Search(Request{Text: q.Text, Required: append(q.Required, required), Offset: (q.Page - 1) * q.Limit, Limit: q.Limit})
+		if q.Page > MaxPage {
+			t.Fatalf("ParseQuery(%q) gave page %d", query, q.Page)
+		}
 		if len(hits) > total || total > ix.Len() {
 			t.Fatalf("%d hits of %d for %q", len(hits), total, query)
 		}

@@ -3,7 +3,6 @@ package search
 import (
 	"bytes"
 	"compress/gzip"
-	_ "embed"
 	"io"
 	"sort"
 	"strings"
@@ -16,14 +15,6 @@ import (
 // holds and the segmenter tries.
 const maxHanWord = 6
 
-// cedictGz is a Chinese-English glossary derived from CC-CEDICT
-// (https://cc-cedict.org, by MDBG, CC BY-SA 4.0): gzipped lines of
-// "headword<TAB>English gloss", sorted by headword. internal/gencedict
-// writes it; see there for how.
-//
-//go:embed cedict.gz
-var cedictGz []byte
-
 // glossary is cedictGz unpacked, on first use: only catalogs and queries
 // with Chinese text pay its ~5 MB.
 var glossary struct {
@@ -35,7 +26,7 @@ var glossary struct {
 func loadGlossary() {
 	zr, err := gzip.NewReader(bytes.NewReader(cedictGz))
 	if err != nil {
-		return // cannot happen with the embedded file; no glossary then
+		return // none embedded (see embedded_lean.go): no glossary then
 	}
 	data, err := io.ReadAll(zr)
 	if err != nil {

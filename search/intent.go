@@ -1,6 +1,9 @@
 package search
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // Asking and acting. A request that asks ("what's on slide 3?", "show me
 // the console errors") wants a tool that reads or reports: get_slide_info,
@@ -29,6 +32,69 @@ const (
 	intentRead    intent = 1
 	intentChange  intent = -1
 )
+
+func (i intent) String() string {
+	switch i {
+	case intentRead:
+		return "reads"
+	case intentChange:
+		return "changes"
+	}
+	return "says neither"
+}
+
+// intentSignal is the signal of asking and acting.
+type intentSignal struct{}
+
+func (intentSignal) name() string { return "ask or act" }
+
+func (intentSignal) newDocs(n int) signalDocs { return &intentDocs{intents: make([]intent, n)} }
+
+type intentDocs struct {
+	intents []intent // what each document does (see toolIntent)
+}
+
+func (s *intentDocs) analyze(i int, doc *Document, a *docAnalysis) {
+	s.intents[i] = toolIntent(a.nameWordList, doc.Description)
+}
+
+func (s *intentDocs) query(r *ranking) signalQuery {
+	if r.wholeOfSteps {
+		return nil
+	}
+	asked := requestIntent(r.text)
+	if asked == intentUnknown {
+		return nil
+	}
+	return &intentQuery{docs: s, asked: asked}
+}
+
+type intentQuery struct {
+	docs  *intentDocs
+	asked intent
+}
+
+func (q *intentQuery) read() string {
+	if q.asked == intentRead {
+		return "the request asks to be told or shown something"
+	}
+	return "the request asks for a change"
+}
+
+func (q *intentQuery) apply(docs []int32, scores []float64) {
+	for i, d := range docs {
+		add, times := q.effect(d)
+		scores[i] = (scores[i] + add) * times
+	}
+}
+
+func (q *intentQuery) effect(d int32) (float64, float64) {
+	return factor(q.docs.intents[d] == -q.asked, 1-intentPenalty)
+}
+
+func (q *intentQuery) reason(d int32) string {
+	return fmt.Sprintf("the tool %s (by the first verb of its name or description), the request asks for the other", q.docs.intents[d])
+}
 
 // readingWords, in a tool's name, say it reads or reports something:
 // get_slide_info, list_projects, git_status, playwright_console_logs.

@@ -17,7 +17,7 @@ func TestRequestIntent(t *testing.T) {
 		"Pick 'Canada' from the country dropdown":   intentChange,
 		"Unstage everything I added":                intentChange,
 		"Rerun the failed build":                    intentChange,
-		"Get rid of the draft note":                 intentChange,
+		"Take off the draft label":                  intentChange,
 		"Send a GET request to https://x.io/users":  intentUnknown,
 		"How big is report.pptx, and does it exist": intentRead,
 		"Unread mail":                        intentUnknown,

@@ -15,6 +15,52 @@ package search
 // and lost none; from 0.2 to 0.3 the figures barely move.
 const listingPenalty = 0.2
 
+type listing struct{}
+
+func (listing) name() string { return "listing" }
+
+func (listing) newDocs(n int) signalDocs { return &listingDocs{lists: make([]bool, n)} }
+
+type listingDocs struct {
+	lists []bool // whether each document lists (see listingTool)
+}
+
+func (s *listingDocs) analyze(i int, _ *Document, a *docAnalysis) {
+	s.lists[i] = listingTool(a.nameWordList)
+}
+
+func (s *listingDocs) query(r *ranking) signalQuery {
+	switch {
+	case r.read.namesFile:
+		return &listingQuery{docs: s, names: "a file"}
+	case len(r.numberedItems()) > 0:
+		return &listingQuery{docs: s, names: "an item by its number"}
+	}
+	return nil
+}
+
+type listingQuery struct {
+	docs  *listingDocs
+	names string // what the request names
+}
+
+func (q *listingQuery) read() string { return "the request names " + q.names }
+
+func (q *listingQuery) apply(docs []int32, scores []float64) {
+	for i, d := range docs {
+		add, times := q.effect(d)
+		scores[i] = (scores[i] + add) * times
+	}
+}
+
+func (q *listingQuery) effect(d int32) (float64, float64) {
+	return factor(q.docs.lists[d], 1-listingPenalty)
+}
+
+func (q *listingQuery) reason(int32) string {
+	return "a tool named for listing, for a request that names " + q.names + " to act on"
+}
+
 // listingTool reports whether a tool's name (its Words) says it lists:
 // its first word is "list".
 func listingTool(nameWords []string) bool {

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"fmt"
 	"math"
 	"runtime"
 	"slices"
@@ -40,32 +41,39 @@ const (
 	meaningTextBytes = 400
 )
 
+// meanings are the documents' meaning vectors: dims int8 values per
+// document with one scale each (0 for a document without one).
+type meanings struct {
+	dims    int
+	vectors []int8
+	scales  []float32
+}
+
 // buildMeanings gives each document its meaning vector, normalised and
 // stored as int8 (see quantizeUnit), from its name, title, the opening of
 // its description and their English gloss (see englishGloss). Documents
-// with no known word get none.
-func (ix *Index) buildMeanings(docs []Document) {
+// with no known word get none; nil when there are no word vectors.
+func (ix *Index) buildMeanings(docs []Document) *meanings {
 	dims := wordVectorDims()
 	if dims == 0 {
-		return
+		return nil
 	}
-	ix.meaningDims = dims
-	ix.meanings = make([]int8, len(docs)*dims)
-	ix.meaningScales = make([]float32, len(docs))
+	m := &meanings{dims: dims, vectors: make([]int8, len(docs)*dims), scales: make([]float32, len(docs))}
 	// Runs of documents on up to GOMAXPROCS goroutines, as in
 	// analyzeDocs; wordWeight only reads the index.
 	workers := max(1, min(runtime.GOMAXPROCS(0), len(docs)/minDocsPerWorker))
 	var wg sync.WaitGroup
 	for w := range workers {
 		from, to := w*len(docs)/workers, (w+1)*len(docs)/workers
-		wg.Go(func() { ix.buildMeaningsOf(docs, from, to) })
+		wg.Go(func() { ix.buildMeaningsOf(m, docs, from, to) })
 	}
 	wg.Wait()
+	return m
 }
 
 // buildMeaningsOf builds the meaning vectors of docs[from:to].
-func (ix *Index) buildMeaningsOf(docs []Document, from, to int) {
-	dims := ix.meaningDims
+func (ix *Index) buildMeaningsOf(m *meanings, docs []Document, from, to int) {
+	dims := m.dims
 	// Each distinct word's vector row and weight, looked up once.
 	type wordInfo struct {
 		row    int32
@@ -94,7 +102,7 @@ func (ix *Index) buildMeaningsOf(docs []Document, from, to int) {
 			}
 		}
 		if found {
-			ix.meaningScales[i] = quantizeUnit(sum, ix.meanings[i*dims:(i+1)*dims])
+			m.scales[i] = quantizeUnit(sum, m.vectors[i*dims:(i+1)*dims])
 		}
 	}
 }
@@ -132,10 +140,10 @@ func quantizeUnit(v []float32, q []int8) float32 {
 // queryMeaning is the normalised meaning vector of a query, nil when none
 // of its words has a vector.
 func (ix *Index) queryMeaning(text string) []float32 {
-	if ix.meaningDims == 0 {
+	if ix.meaning == nil {
 		return nil
 	}
-	sum := make([]float32, ix.meaningDims)
+	sum := make([]float32, ix.meaning.dims)
 	found := false
 	for _, w := range Words(text) {
 		if row := wordVectorRow(w); row >= 0 {
@@ -161,18 +169,20 @@ func (ix *Index) queryMeaning(text string) []float32 {
 // similarity is the cosine of a query's meaning and a document's (0 for
 // a document without one).
 func (ix *Index) similarity(query []float32, doc int) float64 {
-	d := ix.meaningDims
+	m := ix.meaning
+	d := m.dims
 	var dot float32
-	for k, q := range ix.meanings[doc*d : (doc+1)*d] {
+	for k, q := range m.vectors[doc*d : (doc+1)*d] {
 		dot += query[k] * float32(q)
 	}
-	return float64(dot * ix.meaningScales[doc])
+	return float64(dot * m.scales[doc])
 }
 
 // rerankByMeaning reorders hits, which are in lexical order:
 // hits[lexicalHead:meaningDepth] by relative lexical score plus
 // meaningWeight times their similarity to the query, and ties among the
-// first lexicalHead by similarity alone.
+// first lexicalHead by similarity alone. Hits with an explanation get a
+// Move for it.
 func (ix *Index) rerankByMeaning(hits []Hit, text string) {
 	if len(hits) < 2 || hits[0].Score <= 0 {
 		return
@@ -181,6 +191,7 @@ func (ix *Index) rerankByMeaning(hits []Hit, text string) {
 	if query == nil {
 		return
 	}
+	explain := hits[0].Explanation != nil
 	head := hits[:min(len(hits), lexicalHead)]
 	for start := 0; start < len(head); {
 		end := start + 1
@@ -193,7 +204,14 @@ func (ix *Index) rerankByMeaning(hits []Hit, text string) {
 			for _, h := range ties {
 				similar[h.Doc] = ix.similarity(query, h.Doc)
 			}
+			from := placesOf(ties, start)
 			slices.SortStableFunc(ties, func(a, b Hit) int { return cmpDesc(similar[a.Doc], similar[b.Doc]) })
+			if explain {
+				reason := fmt.Sprintf("places %d to %d tie on score (within %.1f%%): they go by closeness in meaning to the request", start+1, end, 100*tieTolerance)
+				for i, h := range ties {
+					h.Explanation.Moves = append(h.Explanation.Moves, Move{Rerank: "meaning", From: from[h.Doc], To: start + i + 1, Key: similar[h.Doc], Reason: reason})
+				}
+			}
 		}
 		start = end
 	}
@@ -203,10 +221,32 @@ func (ix *Index) rerankByMeaning(hits []Hit, text string) {
 	tail := hits[lexicalHead:min(len(hits), meaningDepth)]
 	similar := ix.similarities(query, tail)
 	fused := make(map[int]float64, len(tail))
+	sim := make(map[int]float64, len(tail))
 	for i, h := range tail {
 		fused[h.Doc] = h.Score/hits[0].Score + meaningWeight*similar[i]
+		sim[h.Doc] = similar[i]
 	}
+	from := placesOf(tail, lexicalHead)
 	slices.SortStableFunc(tail, func(a, b Hit) int { return cmpDesc(fused[a.Doc], fused[b.Doc]) })
+	if explain {
+		for i, h := range tail {
+			h.Explanation.Moves = append(h.Explanation.Moves, Move{
+				Rerank: "meaning", From: from[h.Doc], To: lexicalHead + i + 1, Key: fused[h.Doc],
+				Reason: fmt.Sprintf("places %d to %d go by score relative to the first's (%.3f) plus %.1f × closeness in meaning to the request (%.3f)",
+					lexicalHead+1, lexicalHead+len(tail), h.Score/hits[0].Score, meaningWeight, sim[h.Doc]),
+			})
+		}
+	}
+}
+
+// placesOf maps the documents of hits to their places, from 1, where
+// hits begin at offset.
+func placesOf(hits []Hit, offset int) map[int]int {
+	out := make(map[int]int, len(hits))
+	for i, h := range hits {
+		out[h.Doc] = offset + i + 1
+	}
+	return out
 }
 
 // similarities are the hits' similarities to the query. A document
@@ -218,14 +258,14 @@ func (ix *Index) similarities(query []float32, hits []Hit) []float64 {
 	var sum float64
 	known := 0
 	for i, h := range hits {
-		if ix.meaningScales[h.Doc] != 0 {
+		if ix.meaning.scales[h.Doc] != 0 {
 			out[i] = ix.similarity(query, h.Doc)
 			sum += out[i]
 			known++
 		}
 	}
 	for i, h := range hits {
-		if ix.meaningScales[h.Doc] == 0 && known > 0 {
+		if ix.meaning.scales[h.Doc] == 0 && known > 0 {
 			out[i] = sum / float64(known)
 		}
 	}

@@ -49,60 +49,42 @@ func numberedItems(text string) []string {
 	return items
 }
 
-// itemParameterBonus rewards a tool that takes as a parameter the numbered
-// item a request acts at (see placedItems): "put a bar chart of sales on
-// slide 3" asks for add_chart, whose parameters name the slide, more than
-// for generate_bar_chart, which makes a chart apart from any slide.
-//
-// Measured on calib (the requests whose misses were read, and in brackets
-// those whose misses were not): Hit@1 +11 (+3) and Hit@3 +6 (+2), none
-// lost, nearly all about slides. Bonuses of 0.2 and 0.3 moved fewer; 0.8
-// lost requests to insert a slide "at position 5" to tools that take a
-// position.
-const itemParameterBonus = 0.5
+type numbered struct{}
 
-// placedItems are the numbered items of a request (items, see
-// numberedItems) it acts at or on: places of its action ("a chart on
-// slide 3", see placeWords) and targets ("add a chart to slide 3"). An
-// item named as what the request is about ("Hacker News story 38912345")
-// is not one: tools name it as "id" as often as by its word.
-func placedItems(text string, items []string, stems *stemCache) []string {
+func (numbered) name() string { return "numbered item" }
+
+func (numbered) newDocs(n int) signalDocs { return &numberedDocs{makes: make([]bool, n)} }
+
+type numberedDocs struct {
+	ix    *Index
+	makes []bool // whether each document makes a new thing (see makesNew)
+}
+
+func (s *numberedDocs) analyze(i int, _ *Document, a *docAnalysis) {
+	s.makes[i] = makesNew(a.nameWordList)
+}
+
+func (s *numberedDocs) finish(ix *Index, _ [][numFields][]int32) { s.ix = ix }
+
+func (s *numberedDocs) query(r *ranking) signalQuery {
+	items := r.numberedItems()
 	if len(items) == 0 {
 		return nil
 	}
-	places := placeWords(text, stems)
-	words := Words(text)
-	var out []string
-	for _, item := range items {
-		placed := places[stems.stem(item)]
-		for i := 1; i < len(words) && !placed; i++ {
-			placed = words[i] == item && (words[i-1] == "to" || words[i-1] == "into")
-		}
-		if placed {
-			out = append(out, item)
-		}
+	other := s.otherForms(r.text, items)
+	if len(other) == 0 {
+		return nil
 	}
-	return out
+	return &numberedQuery{items: items, other: other}
 }
 
-// takesItem reports whether document d has a parameter named for one of
-// items ("slide_index" for "slide").
-func (ix *Index) takesItem(d int32, items []string) bool {
-	for _, item := range items {
-		if hasWord(ix.docParamWords[d], item) {
-			return true
-		}
-	}
-	return false
-}
-
-// markOtherForms marks in sc the documents whose names hold a numbered
-// item of text (items, see numberedItems) only in another form of the
-// word, or that make a new one when text speaks of it only by number.
-func (ix *Index) markOtherForms(sc *scratch, text string, items []string) {
-	if len(items) == 0 {
-		return
-	}
+// otherForms are the documents whose names hold a numbered item of text
+// (items, see numberedItems) only in another form of the word, or that
+// make a new one when text speaks of it only by number; by document, the
+// item.
+func (s *numberedDocs) otherForms(text string, items []string) map[int32]string {
+	ix := s.ix
+	out := make(map[int32]string)
 	words := Words(text)
 	for _, w := range items {
 		id, ok := ix.vocab[ix.stems.stem(w)]
@@ -113,16 +95,39 @@ func (ix *Index) markOtherForms(sc *scratch, text string, items []string) {
 		// after slide 3").
 		unnumbered := countOf(words, w) > countOf(items, w)
 		for _, p := range ix.postings[id] {
-			if p.tf >= 0 || sc.otherForm[p.doc] {
+			if _, done := out[p.doc]; p.tf >= 0 || done {
 				continue
 			}
 			name := ix.docNameWords[p.doc]
-			if !hasWord(name, w) || (!unnumbered && ix.docMakes[p.doc]) {
-				sc.otherForm[p.doc] = true
-				sc.otherForms = append(sc.otherForms, p.doc)
+			if !hasWord(name, w) || (!unnumbered && s.makes[p.doc]) {
+				out[p.doc] = w
 			}
 		}
 	}
+	return out
+}
+
+type numberedQuery struct {
+	items []string
+	other map[int32]string
+}
+
+func (q *numberedQuery) read() string { return "the request names by number " + quoteAll(q.items) }
+
+func (q *numberedQuery) apply(docs []int32, scores []float64) {
+	for i, d := range docs {
+		add, times := q.effect(d)
+		scores[i] = (scores[i] + add) * times
+	}
+}
+
+func (q *numberedQuery) effect(d int32) (float64, float64) {
+	_, ok := q.other[d]
+	return factor(ok, 1-numberedPenalty)
+}
+
+func (q *numberedQuery) reason(d int32) string {
+	return "its name holds " + q.other[d] + " only in another form, or it makes a new one: the request names one by its number"
 }
 
 func countOf(words []string, w string) int {

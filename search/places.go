@@ -46,6 +46,30 @@ func placeWords(text string, stems *stemCache) map[string]bool {
 	return places
 }
 
+// placeRule weighs place words less in tools' names.
+var placeRule = wordRule{
+	name: "place",
+	pick: func(ix *Index, text string) func(string) bool {
+		places := placeWords(text, ix.stems)
+		if len(places) == 0 {
+			return nil
+		}
+		return func(stem string) bool { return places[stem] }
+	},
+	weight: 1, nameWeight: placeNameWeight, nameScale: placeNameScale,
+}
+
+const (
+	// placeNameWeight weighs a place word of the query in the share of a
+	// name the query spells out, and placeNameScale its frequency in
+	// names: "add a rectangle on slide 2" is no request for a tool about
+	// slides (apply_slide_template). Measured on the calibration
+	// requests: 0.4 gained most first and third places; 0.3 lost as many
+	// first places as it gained.
+	placeNameWeight = 0.5
+	placeNameScale  = 0.4
+)
+
 // placePrepositions introduce a place (see placeWords).
 var placePrepositions = map[string]bool{
 	"on": true, "in": true, "onto": true, "inside": true, "at": true, "of": true,

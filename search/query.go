@@ -13,6 +13,9 @@ const (
 	DefaultLimit = 8
 	// MaxLimit caps limit:N.
 	MaxLimit = 50
+	// MaxPage bounds page:N: far past any catalog's last page, and small
+	// enough that (page-1) × limit is an offset, not an overflow.
+	MaxPage = 100_000
 	// MaxRegexLen bounds a /regex/ (RE2 runs in linear time; this bounds
 	// its size too).
 	MaxRegexLen = 200
@@ -25,7 +28,7 @@ const (
 //	select:a,b          exactly these tools, no ranking
 //	/regex/             RE2 over tool names and descriptions (case-insensitive)
 //	domain:x group:y    scope to a domain (and a group in it)
-//	limit:N page:N      page size (default 8, at most 50) and page
+//	limit:N page:N      page size (default 8, at most 50) and page (at most 100000)
 type Query struct {
 	Text     string   // the words to rank by, required ones included
 	Required []string // words every result must contain
@@ -106,6 +109,8 @@ func (p *Query) setOption(key, val string) error {
 		}
 		if key == "limit" {
 			p.Limit = min(n, MaxLimit)
+		} else if n > MaxPage {
+			return fmt.Errorf("page: is at most %d; ask for fewer, larger pages (limit:%d)", MaxPage, MaxLimit)
 		} else {
 			p.Page = n
 		}

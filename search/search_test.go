@@ -20,6 +20,9 @@ func TestWords(t *testing.T) {
 		"getIDs":                       {"get", "id"},
 		"I'd print it in 3D, I’m sure": {"i", "print", "it", "in", "3", "d", "i", "sure"},
 		"\x00\xff invalid utf8 \u200b": {"invalid", "utf8"},
+		// Invalid UTF-8 separates words, whatever follows it.
+		"0\xf1Ά":  {"0", "α"},
+		"0\xf1Ά ": {"0", "α"},
 	} {
 		if got := Words(in); !slices.Equal(got, want) {
 			t.Errorf("Words(%q) = %q, want %q", in, got, want)

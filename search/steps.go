@@ -1,6 +1,7 @@
 package search
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -100,25 +101,33 @@ func (ix *Index) searchSteps(req Request, steps []string) ([]Hit, int) {
 	var wg sync.WaitGroup
 	for i, step := range steps {
 		wg.Go(func() {
-			stepHits[i], _ = ix.rank(Request{Text: step, Required: req.Required, Allow: req.Allow, Limit: stepFusionDepth}, requestIntent(step), requestEffect(step))
+			stepHits[i], _ = ix.rank(Request{Text: step, Required: req.Required, Allow: req.Allow, Limit: stepFusionDepth, Explain: req.Explain}, false)
 		})
 	}
-	whole, total := ix.rank(Request{Text: req.Text, Required: req.Required, Allow: req.Allow, Limit: want + stepFusionDepth}, intentUnknown, effectNone)
+	whole, total := ix.rank(Request{Text: req.Text, Required: req.Required, Allow: req.Allow, Limit: want + stepFusionDepth, Explain: req.Explain}, true)
 	wg.Wait()
 	if len(whole) == 0 {
 		return nil, total
 	}
 	fused := make(map[int]float64)
 	hitOf := make(map[int]Hit)
+	// why says, by document, the places that made its fused score.
+	why := make(map[int][]string)
 	for r, h := range whole[:min(len(whole), stepFusionDepth)] {
 		fused[h.Doc] += 1 / float64(stepRankOffset+r+1)
 		hitOf[h.Doc] = h
+		if req.Explain {
+			why[h.Doc] = append(why[h.Doc], fmt.Sprintf("place %d for the whole request", r+1))
+		}
 	}
-	for _, hits := range stepHits {
+	for i, hits := range stepHits {
 		for r, h := range hits {
 			fused[h.Doc] += 1 / float64(stepRankOffset+r+1)
 			if _, ok := hitOf[h.Doc]; !ok {
 				hitOf[h.Doc] = h
+			}
+			if req.Explain {
+				why[h.Doc] = append(why[h.Doc], fmt.Sprintf("place %d for step %q", r+1, steps[i]))
 			}
 		}
 	}
@@ -142,6 +151,7 @@ func (ix *Index) searchSteps(req Request, steps []string) ([]Hit, int) {
 	for _, h := range merged {
 		placed[h.Doc] = true
 	}
+	fusedPlaces := len(merged)
 	for _, h := range whole {
 		if len(merged) >= want {
 			break
@@ -150,8 +160,31 @@ func (ix *Index) searchSteps(req Request, steps []string) ([]Hit, int) {
 			merged = append(merged, h)
 		}
 	}
+	if req.Explain {
+		explainSteps(merged, whole, fusedPlaces, fused, why)
+	}
 	if req.Offset >= len(merged) {
 		return nil, total
 	}
 	return merged[req.Offset:min(len(merged), want)], total
+}
+
+// explainSteps gives each merged hit a Move saying how the fusion of the
+// whole request's ranking and its steps' placed it.
+func explainSteps(merged, whole []Hit, fusedPlaces int, fused map[int]float64, why map[int][]string) {
+	wholePlace := placesOf(whole, 0)
+	for i, h := range merged {
+		m := Move{Rerank: "steps", From: wholePlace[h.Doc], To: i + 1, Key: fused[h.Doc]}
+		switch {
+		case i == 0:
+			m.Reason = "the whole request's first hit stays first"
+		case i < fusedPlaces:
+			m.Reason = fmt.Sprintf("places 2 to %d go by the sum of 1/(%d+place) over the rankings of the whole request and of each step that hold it: %s",
+				fusedPlaces, stepRankOffset, strings.Join(why[h.Doc], ", "))
+		default:
+			m.Key = h.Score
+			m.Reason = fmt.Sprintf("past place %d the whole request's ranking goes on, by score", fusedPlaces)
+		}
+		h.Explanation.Moves = append(h.Explanation.Moves, m)
+	}
 }

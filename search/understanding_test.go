@@ -360,6 +360,7 @@ func TestSearchWeighsLocatorNamesLess(t *testing.T) {
 // TestSearchJoinsWordsToolNamesRunTogether checks that words a request
 // writes apart find the tool whose name runs them together.
 func TestSearchJoinsWordsToolNamesRunTogether(t *testing.T) {
+	needsData(t)
 	docs := []Document{
 		{Name: "get-weibo-trending", Description: "Trending topics on Weibo.", Domain: "trends"},
 		{Name: "get-toutiao-trending", Description: "Trending news on Toutiao.", Domain: "trends"},
@@ -465,32 +466,12 @@ func TestSynonymsMatchDiscounted(t *testing.T) {
 	if len(hits) == 0 || hits[0].Doc != 2 {
 		t.Errorf("card picture does not find get_card_image first: %v", hits)
 	}
-	// To combine files is to merge them.
-	pdfs := []Document{
-		{Name: "pdf_splitter", Description: "Split a PDF file into its pages.", Params: "pdf_path The PDF file"},
-		{Name: "pdf_merger", Description: "Merge several PDF files into one.", Params: "pdf_paths The PDF files"},
-	}
-	wantFirst(t, NewIndex(pdfs), pdfs, "Combine a.pdf and b.pdf into a single PDF", 1)
 	// "Today's" date is the current one.
 	dates := []Document{
 		{Name: "get_earning_dates", Description: "Get the earnings dates of a stock."},
 		{Name: "get-current-date", Description: "Get the current date."},
 	}
 	wantFirst(t, NewIndex(dates), dates, "what's today's date", 1)
-	// To check that a response came back is to validate it.
-	browser := []Document{
-		{Name: "playwright_click", Description: "Click an element on the page."},
-		{Name: "playwright_assert_response", Description: "Wait for and validate a previously initiated HTTP response wait operation."},
-		{Name: "playwright_get_visible_text", Description: "Get the visible text content of the current page."},
-	}
-	wantFirst(t, NewIndex(browser), browser, "Check that the login API call the page made returned OK", 1)
-	// A fact recorded about someone is an observation of them.
-	memory := []Document{
-		{Name: "delete_entities", Description: "Delete multiple entities and their associated relations from the knowledge graph"},
-		{Name: "delete_observations", Description: "Delete specific observations from entities in the knowledge graph"},
-		{Name: "delete_relations", Description: "Delete multiple relations from the knowledge graph"},
-	}
-	wantFirst(t, NewIndex(memory), memory, "Remove the fact that Sarah lives in Boston from my knowledge graph", 1)
 	// To grab a page is to fetch it.
 	pages := []Document{
 		{Name: "show_page", Description: "Show a page."},
@@ -498,16 +479,14 @@ func TestSynonymsMatchDiscounted(t *testing.T) {
 		{Name: "get_weather", Description: "Get the weather forecast for a city."},
 	}
 	wantFirst(t, NewIndex(pages), pages, "grab the page", 1)
-	// A library is a package; a terminal, a shell.
+	// A library is a package.
 	packages := []Document{
 		{Name: "list_libraries", Description: "List the libraries of a project's documentation site."},
 		{Name: "npm_alternatives", Description: "Find alternative packages to an npm package."},
-		{Name: "start_process", Description: "Start a new shell process and run a command."},
 		{Name: "get_weather", Description: "Get the weather forecast for a city."},
 	}
 	wantFirst(t, NewIndex(packages), packages, "npm libraries like moment", 1)
-	wantFirst(t, NewIndex(packages), packages, "open a terminal", 2)
-	// To forget is to delete; a dropdown is a select; a link, a relation.
+	// To forget is to delete; a dropdown is a select.
 	graph := []Document{
 		{Name: "open_nodes", Description: "Open nodes of the knowledge graph by name."},
 		{Name: "delete_entities", Description: "Delete entities from the knowledge graph."},
@@ -516,7 +495,6 @@ func TestSynonymsMatchDiscounted(t *testing.T) {
 		{Name: "get_weather", Description: "Get the weather forecast for a city."},
 	}
 	wantFirst(t, NewIndex(graph[:2]), graph[:2], "forget Alice", 1)
-	wantFirst(t, NewIndex(graph), graph, "remove the link between Alice and Acme", 2)
 	wantFirst(t, NewIndex(graph), graph, "in the dropdown, Canada", 3)
 	// How many is a count, and a count a quantity.
 	stock := []Document{
@@ -556,6 +534,7 @@ func TestSynonymsMatchDiscounted(t *testing.T) {
 }
 
 func TestEnglishGloss(t *testing.T) {
+	needsData(t)
 	for in, want := range map[string][]string{
 		"通过卡牌ID获取游戏王卡牌的图片": {"playing card", "picture", "Yu-Gi-Oh!"},
 		"根据人数直接推荐适合的菜品组合":  {"recommend", "number of people", "dish"},
@@ -579,6 +558,7 @@ func TestEnglishGloss(t *testing.T) {
 }
 
 func TestChineseToolsAreFoundInEnglishAndBack(t *testing.T) {
+	needsData(t)
 	docs := []Document{
 		{Name: "search_cards", Description: "通过关键字搜索游戏王卡牌，可以搜索卡牌名称、效果文本等。", Domain: "ygocdb"},
 		{Name: "get_card_image", Description: "通过卡牌ID获取游戏王卡牌的图片", Domain: "ygocdb"},
@@ -651,7 +631,7 @@ func TestMultiStepRequestsFindEachStepsTool(t *testing.T) {
 			t.Errorf("top 3 of a three-step request lack %s: %v", want, hits)
 		}
 	}
-	whole, wholeTotal := ix.rank(Request{Text: q, Limit: 1}, intentUnknown, effectNone)
+	whole, wholeTotal := ix.rank(Request{Text: q, Limit: 1}, true)
 	if total != wholeTotal || hits[0].Doc != whole[0].Doc {
 		t.Errorf("steps changed the total (%d, want %d) or the best hit (%d, want %d)", total, wholeTotal, hits[0].Doc, whole[0].Doc)
 	}
@@ -676,34 +656,23 @@ func TestMultiStepRequestsFindEachStepsTool(t *testing.T) {
 
 func TestIdioms(t *testing.T) {
 	for in, want := range map[string]string{
-		"Get rid of my note called grocery ideas":    "delete my note called grocery ideas",
 		"look up the word, then sum up the article":  "lookup the word then summarize the article",
 		"how much is it and how many are left":       "price is it and count stats are left",
-		"pull up story 42 instead of the list":       "open story 42 alternative the list",
 		"Tell me about the Dialog component":         "details info the dialog component",
-		"Tell me more about the 'hero' template":     "details info the hero template",
 		"Look through my graph for Kubernetes":       "search my graph for kubernetes",
-		"Empty out the placeholders on slide 2":      "clear the placeholders on slide 2",
-		"Pretty-print the messy HTML":                "format the messy html",
-		"What's Apple trading at right now?":         "what s apple price current",
-		"What did AAPL close at, and trade at?":      "what did aapl closing price and price",
 		"read both at once":                          "read both simultaneously",
 		"What changed between a.txt and b.txt?":      "what differences between a txt and b txt",
-		"Start a brand-new blank deck":               "create new start blank deck",
 		"Send a GET request, then a POST request":    "http get request then a http post request",
-		"Send a PATCH to the API":                    "http patch request to the api",
-		"Is there a date picker? Anything for maps?": "search date picker search maps",
-		"how long is the song":                       "duration is the song",
-		"How many seconds long is the song?":         "duration seconds long is the song",
-		"Where does 'liability' appear in a.docx":    "where does liability find in a docx",
-		"Tesla's last four balance sheets":           "tesla s last four balance sheet financial statement",
-		"Hit Enter, then pick a whole number":        "press key then pick a integer",
-		"Dig into it step by step, a deep dive":      "research it sequential step a research analysis",
-		"Clean up the messy HTML":                    "clean format the messy html",
 		"Pick 3 different winners from Ann and Ben":  "pick 3 unique winners from ann and ben",
 		"What's different between v1 and v2?":        "what s different between v1 and v2",
 		"are they different":                         "are they different",
-		"a rid of get":                               "a rid of get",
+		"Pull up story 42 right now":                 "open story 42 current",
+		"Tell me more about the 'hero' template":     "details info the hero template",
+		"Start a brand-new blank deck":               "create new start blank deck",
+		"Send a PATCH to the API":                    "http patch request to the api",
+		"Is there a date picker? Anything for maps?": "search date picker search maps",
+		"Dig into it, take off the label":            "research it remove the label",
+		"a up look":                                  "a up look",
 		"":                                           "",
 	} {
 		if got := saidPlainly(in); got != want {
@@ -713,10 +682,10 @@ func TestIdioms(t *testing.T) {
 	docs := []Document{
 		{Name: "list_notes", Description: "List the notes."},
 		{Name: "delete_note", Description: "Delete a note."},
-		{Name: "view_note", Description: "Show a note."},
+		{Name: "view_note", Description: "Open a note to read it."},
 	}
-	if hits, _ := NewIndex(docs).Search(Request{Text: "get rid of my grocery note", Limit: 2}); len(hits) == 0 || hits[0].Doc != 1 {
-		t.Errorf("get rid of a note: %v", hits)
+	if hits, _ := NewIndex(docs).Search(Request{Text: "pull up my grocery note", Limit: 2}); len(hits) == 0 || hits[0].Doc != 2 {
+		t.Errorf("pull up a note: %v", hits)
 	}
 	components := []Document{
 		{Name: "list_shadcn_components", Description: "Get a list of all available shadcn/ui components."},
@@ -728,12 +697,6 @@ func TestIdioms(t *testing.T) {
 	// Asking whether there is one is searching for it.
 	components = append(components, Document{Name: "search_components", Description: "Search for shadcn/ui components by keyword.", Params: "query"})
 	wantFirst(t, NewIndex(components), components, "Are there any shadcn/ui components for picking dates?", 2)
-	// A balance sheet is a financial statement.
-	statements := []Document{
-		{Name: "get_financial_statements", Description: "Get the financial statements of a company."},
-		{Name: "excel_read_sheet", Description: "Read a sheet of an Excel workbook."},
-	}
-	wantFirst(t, NewIndex(statements), statements, "Show Microsoft's quarterly balance sheets", 0)
 	// Different winners are unique ones, not a comparison.
 	picks := []Document{
 		{Name: "generate_bar_chart", Description: "Generate a bar chart to compare values across different categories."},
@@ -741,15 +704,13 @@ func TestIdioms(t *testing.T) {
 	}
 	wantFirst(t, NewIndex(picks), picks, "Pick 3 different winners from Alice, Bob, Carol, Dan and Eve", 1)
 	wantFirst(t, NewIndex(picks), picks, "How is the bar chart different from a pie?", 0)
-	// The idiom's own words are no request: "trading" in "trading at"
-	// asks for a price, not for trading volume.
-	stocks := []Document{
-		{Name: "get_stock_trading_volume", Description: "Get the trading volume of a stock."},
-		{Name: "get_current_stock_price", Description: "Get the current price of a stock."},
+	// The idiom's own words are no request: "look" in "look up" asks for
+	// a lookup, not for a tool about looks.
+	looks := []Document{
+		{Name: "get_look", Description: "Get the look of a theme."},
+		{Name: "dns_lookup", Description: "Lookup the DNS records of a domain."},
 	}
-	if hits, _ := NewIndex(stocks).Search(Request{Text: "What's Apple stock trading at right now?", Limit: 2}); len(hits) == 0 || hits[0].Doc != 1 {
-		t.Errorf("what a stock trades at: %v", hits)
-	}
+	wantFirst(t, NewIndex(looks), looks, "look up example.org", 1)
 }
 
 func TestPlaceWords(t *testing.T) {

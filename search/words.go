@@ -1,6 +1,3 @@
-// Package search ranks documents (tool descriptions) against free-text
-// queries and suggests names close to a misspelled one. It knows nothing of
-// MCP or Caddy: documents in, ranked hits out.
 package search
 
 import (
@@ -35,7 +32,10 @@ func Words(text string) []string {
 			cur = cur[:0]
 		}
 	}
-	runes := []rune(norm.NFD.String(text))
+	// Invalid UTF-8 separates words, as any other non-letter does; it
+	// goes before normalising, whose handling of it depends on what
+	// follows ("\xf1Ά" kept the accent that "\xf1Ά " lost).
+	runes := []rune(norm.NFD.String(strings.ToValidUTF8(text, " ")))
 	for i, r := range runes {
 		switch {
 		case unicode.Is(unicode.Mn, r):

@@ -3,7 +3,6 @@ package search
 import (
 	"bytes"
 	"compress/gzip"
-	_ "embed"
 	"encoding/binary"
 	"io"
 	"math"
@@ -12,56 +11,72 @@ import (
 	"sync"
 )
 
-// wordVectorsGz holds a meaning vector for each of the 50,000 most
-// frequent English words: the Universal Sentence Encoder's embedding of
-// the word (Google, Apache 2.0), reduced to 64 dimensions and 8-bit
-// integers. internal/genvectors writes it and documents its format.
-//
-//go:embed wordvectors.gz
-var wordVectorsGz []byte
-
-// wordVectors is wordVectorsGz unpacked, on first use (~4 MB): the sorted
-// words in one string, and each word's scale and values by its rank.
+// wordVectors is wordVectorsGz unpacked, on first use (see
+// wordVectorDims): the sorted words in one string, and each word's scale
+// and values by its place among them.
 var wordVectors struct {
 	once   sync.Once
 	dims   int
 	words  string   // the words, sorted, each followed by '\n'
 	starts []uint32 // offset of each word in words
 	scales []float32
-	values []int8 // dims per word
+	values []byte // dims/2 per word: two signed 4-bit values a byte, the first in the low half
 }
+
+// wordVectorBits is the only size of value the format holds.
+const wordVectorBits = 4
 
 func loadWordVectors() {
 	zr, err := gzip.NewReader(bytes.NewReader(wordVectorsGz))
 	if err != nil {
-		return // cannot happen with the embedded file; no vectors then
+		return // none embedded (see embedded_lean.go): no vectors then
 	}
 	data, err := io.ReadAll(zr)
-	if err != nil || len(data) < 12 {
+	if err != nil || len(data) < 16 {
 		return
 	}
 	le := binary.LittleEndian
-	n, dims, blockLen := int(le.Uint32(data)), int(le.Uint32(data[4:])), int(le.Uint32(data[8:]))
-	data = data[12:]
-	if n <= 0 || dims <= 0 || len(data) != blockLen+n*4+n*dims {
+	n, dims, bits, blockLen := int(le.Uint32(data)), int(le.Uint32(data[4:])), le.Uint32(data[8:]), int(le.Uint32(data[12:]))
+	data = data[16:]
+	if n <= 0 || dims <= 0 || dims%2 != 0 || bits != wordVectorBits || len(data) != blockLen+n+n*dims/2 {
 		return
 	}
-	words := string(data[:blockLen])
-	starts := lineStarts(words)
-	if len(starts) != n || !strings.HasSuffix(words, "\n") {
+	words, ok := frontDecoded(data[:blockLen], n)
+	if !ok {
 		return
 	}
 	scales := make([]float32, n)
-	for i := range scales {
-		scales[i] = math.Float32frombits(le.Uint32(data[blockLen+i*4:]))
+	for i, code := range data[blockLen : blockLen+n] {
+		if code != 0 {
+			scales[i] = float32(math.Exp2((float64(code) - 256) / 16))
+		}
 	}
-	raw := data[blockLen+n*4:]
-	values := make([]int8, len(raw))
-	for i, b := range raw {
-		values[i] = int8(b)
+	wordVectors.dims, wordVectors.words, wordVectors.starts = dims, words, lineStarts(words)
+	wordVectors.scales, wordVectors.values = scales, data[blockLen+n:]
+}
+
+// frontDecoded is a front-coded block of n sorted words (each the length
+// of the prefix it shares with the one before, in a byte, the rest of it
+// and '\n') as the words, each followed by '\n'.
+func frontDecoded(block []byte, n int) (string, bool) {
+	var b strings.Builder
+	b.Grow(2 * len(block))
+	prev := ""
+	for i := 0; i < len(block); n-- {
+		// The shared length is a byte, which may be '\n' itself.
+		end := bytes.IndexByte(block[i+1:], '\n') + 1
+		shared := int(block[i])
+		if end < 1 || shared > len(prev) {
+			return "", false
+		}
+		start := b.Len()
+		b.WriteString(prev[:shared])
+		b.Write(block[i+1 : i+end])
+		b.WriteByte('\n')
+		prev = b.String()[start : b.Len()-1]
+		i += end + 1
 	}
-	wordVectors.dims, wordVectors.words, wordVectors.starts = dims, words, starts
-	wordVectors.scales, wordVectors.values = scales, values
+	return b.String(), n == 0
 }
 
 // wordVectorDims is the length of a word vector; 0 when there are none.
@@ -89,10 +104,11 @@ func wordVectorRow(word string) int32 {
 // addWordVector adds weight times the vector in row (see wordVectorRow)
 // to sum, which is wordVectorDims long.
 func addWordVector(sum []float32, row int32, weight float32) {
-	d := wordVectors.dims
+	half := wordVectors.dims / 2
 	f := weight * wordVectors.scales[row]
-	for k, q := range wordVectors.values[int(row)*d : int(row+1)*d] {
-		sum[k] += f * float32(q)
+	for k, b := range wordVectors.values[int(row)*half : int(row+1)*half] {
+		sum[2*k] += f * float32(int8(b<<4)>>4)
+		sum[2*k+1] += f * float32(int8(b)>>4)
 	}
 }
 

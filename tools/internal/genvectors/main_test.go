@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -63,21 +64,16 @@ func TestReducesAndWritesTheFormat(t *testing.T) {
 	}
 	data, _ := io.ReadAll(zr)
 	le := binary.LittleEndian
-	n, dims, blockLen := int(le.Uint32(data)), int(le.Uint32(data[4:])), int(le.Uint32(data[8:]))
-	if n != 4 || dims != 2 || len(data) != 12+blockLen+n*4+n*dims {
-		t.Fatalf("header n=%d dims=%d block=%d for %d bytes", n, dims, blockLen, len(data))
+	n, dims, bits, blockLen := int(le.Uint32(data)), int(le.Uint32(data[4:])), le.Uint32(data[8:]), int(le.Uint32(data[12:]))
+	if n != 4 || dims != 2 || bits != 4 || len(data) != 16+blockLen+n+n*dims/2 {
+		t.Fatalf("header n=%d dims=%d bits=%d block=%d for %d bytes", n, dims, bits, blockLen, len(data))
 	}
-	sorted := strings.Split(strings.TrimSuffix(string(data[12:12+blockLen]), "\n"), "\n")
+	sorted, vectors, err := readWritten(out)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if strings.Join(sorted, " ") != "apple kiwi mango zebra" {
 		t.Fatalf("words %q, want them sorted", sorted)
-	}
-	read := func(i int) []float64 {
-		scale := float64(math.Float32frombits(le.Uint32(data[12+blockLen+i*4:])))
-		out := make([]float64, dims)
-		for k := range out {
-			out[k] = scale * float64(int8(data[12+blockLen+n*4+i*dims+k]))
-		}
-		return out
 	}
 	index := map[string]int{}
 	for i, w := range words {
@@ -90,10 +86,42 @@ func TestReducesAndWritesTheFormat(t *testing.T) {
 				want += full[index[wa]][k] * full[index[wb]][k]
 			}
 			for k := range dims {
-				got += read(a)[k] * read(b)[k]
+				got += vectors[a][k] * vectors[b][k]
 			}
-			if math.Abs(got-want) > 0.02 {
+			// 4-bit values: a tenth of a unit dot product.
+			if math.Abs(got-want) > 0.1 {
 				t.Errorf("%s·%s = %.3f after reduction, %.3f before", wa, wb, got, want)
+			}
+		}
+	}
+}
+
+// Reducing a file to fewer dimensions keeps its words and the first
+// dimensions of each vector; words that share long prefixes survive the
+// front coding (a shared length of 10 is a newline byte).
+func TestReducesAWrittenFile(t *testing.T) {
+	dir := t.TempDir()
+	words := []string{"internationalisation", "understanding", "internationalism", "understand", "a"}
+	vectors := make([][]float64, len(words))
+	for i := range vectors {
+		vectors[i] = []float64{0.5, -0.25, float64(i) / 10, 0.125}
+	}
+	four := filepath.Join(dir, "four.gz")
+	if err := write(four, words, vectors); err != nil {
+		t.Fatal(err)
+	}
+	got, read, err := readWritten(four)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(got, " ") != "a internationalisation internationalism understand understanding" {
+		t.Fatalf("words %q", got)
+	}
+	for i, w := range got {
+		j := slices.Index(words, w)
+		for k := range 4 {
+			if math.Abs(read[i][k]-vectors[j][k]) > 0.06 {
+				t.Errorf("%s[%d] = %.3f, want %.3f", w, k, read[i][k], vectors[j][k])
 			}
 		}
 	}

@@ -1,0 +1,30 @@
+//go:build !mcpgateway_lean
+
+package search
+
+import _ "embed"
+
+// The data the binary carries: 0.37 MB of word vectors, which every index
+// reads (see meaning.go), and 1.75 MB of Chinese glossary, which only
+// Chinese text reads (see glossary.go). A build with the tag
+// mcpgateway_lean carries neither (see embedded_lean.go).
+
+// cedictGz is a Chinese-English glossary derived from CC-CEDICT
+// (https://cc-cedict.org, by MDBG, CC BY-SA 4.0): gzipped lines of
+// "headword<TAB>English gloss", sorted by headword.
+// tools/internal/gencedict writes it; see there for how.
+//
+//go:embed cedict.gz
+var cedictGz []byte
+
+// wordVectorsGz holds a meaning vector for each of the 50,000 most
+// frequent English words: the Universal Sentence Encoder's embedding of
+// the word (Google, Apache 2.0), reduced to its 16 principal directions
+// and 4-bit integers. tools/internal/genvectors writes it and documents
+// its format.
+//
+//go:embed wordvectors.gz
+var wordVectorsGz []byte
+
+// leanBuild says the binary carries no data.
+const leanBuild = false
