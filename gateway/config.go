@@ -212,6 +212,7 @@ func (d *Duration) UnmarshalJSON(b []byte) error {
 }
 
 var (
+	placeholder       = regexp.MustCompile(`\{[^{}]*\}`)
 	domainNamePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$`)
 	prefixPattern     = regexp.MustCompile(`^[A-Za-z0-9_.-]{0,32}$`)
 )
@@ -320,13 +321,16 @@ func (c *Connection) validate() error {
 		if c.Transport == TransportStdio {
 			return errors.New("transport stdio needs a `command`, not a `url`")
 		}
-		// Placeholders resolved per request are not supported in URLs.
-		u, err := url.Parse(c.URL)
+		// Placeholders resolved per request are not supported in URLs;
+		// global ones ({env.KEY}) may stand anywhere, user info included,
+		// so the URL's shape is checked with each replaced by a word. The
+		// URL is quoted redacted: it may hold credentials.
+		u, err := url.Parse(placeholder.ReplaceAllString(c.URL, "placeholder"))
 		if err != nil {
-			return fmt.Errorf("bad url: %v", err)
+			return fmt.Errorf("url %q does not parse as a URL", RedactURL(c.URL))
 		}
 		if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return fmt.Errorf("url %q must be an absolute http:// or https:// URL", c.URL)
+			return fmt.Errorf("url %q must be an absolute http:// or https:// URL", RedactURL(c.URL))
 		}
 		if len(c.Args) > 0 || len(c.Env) > 0 || c.Dir != "" {
 			return errors.New("args, env and dir apply to stdio upstreams (`command`), not to a `url`")

@@ -103,7 +103,8 @@ type UpstreamOptions struct {
 type Upstream struct {
 	conn   Connection
 	opts   UpstreamOptions
-	logger *zap.Logger
+	logger *zap.Logger // redacts the connection's secrets
+	redact *redactor
 	client *mcp.Client
 
 	ctx     context.Context // ends with Close
@@ -152,10 +153,12 @@ func NewUpstream(conn Connection, opts UpstreamOptions) *Upstream {
 		opts.Logger = zap.NewNop()
 	}
 	ctx, cancel := context.WithCancel(context.Background())
+	redact := newRedactor(&conn)
 	u := &Upstream{
 		conn:      conn,
 		opts:      opts,
-		logger:    opts.Logger,
+		logger:    redact.logger(opts.Logger),
+		redact:    redact,
 		ctx:       ctx,
 		cancel:    cancel,
 		refresh:   make(chan struct{}, 1),
@@ -294,6 +297,7 @@ func (u *Upstream) run() {
 		if u.ctx.Err() != nil {
 			return
 		}
+		err = u.redact.err(err) // net/url's errors quote the URL, query and all
 		if connected {
 			backoff, failures = minBackoff, 0
 		}
