@@ -38,7 +38,12 @@ type Gateway struct {
 	rebuild   chan struct{}
 	cancel    context.CancelFunc
 	done      chan struct{}
-	flagged   map[string]bool // tools whose description was reported, under rebuildMu
+
+	// Vetting (see vet.go): under rebuildMu, but for notices (read by
+	// Upstreams).
+	vetCache *vetCache
+	noticed  map[string]map[string]bool // upstream -> notices logged
+	notices  atomic.Pointer[map[string][]string]
 
 	clients  clientSessions
 	sessions sessionBindings
@@ -130,7 +135,6 @@ func New(cfg Config, upstreams []*Upstream, opts Options) (*Gateway, error) {
 		rebuild:     make(chan struct{}, 1),
 		cancel:      cancel,
 		done:        make(chan struct{}),
-		flagged:     make(map[string]bool),
 		clients:     clientSessions{byClient: make(map[*mcp.ServerSession]*clientState)},
 	}
 	if err := g.Update(cfg, upstreams, opts); err != nil {
@@ -335,20 +339,9 @@ func (g *Gateway) rebuildCatalog() {
 	g.rebuildMu.Lock()
 	defer g.rebuildMu.Unlock()
 	s := g.current()
-	sources := make([]domainSource, len(s.upstreams))
-	for i, u := range s.upstreams {
-		sources[i] = domainSource{cfg: s.cfg.Upstreams[i], status: u.Status(), upstream: u, check: s.descriptionCheck()}
-	}
+	sources := g.vetSources(s)
 	c := buildCatalog(sources, AccessRule{})
 	g.catalog.Store(c)
-	for _, name := range c.Flagged {
-		if !g.flagged[name] {
-			g.flagged[name] = true
-			g.logger.Warn("upstream tool description reads like instructions to the model (tool poisoning?); "+
-				"description_check "+s.descriptionCheck()+" applies; override it with a `tool` block if it is fine",
-				zap.String("tool", name))
-		}
-	}
 	for _, v := range g.allViews() {
 		v.update(s, sources, c)
 	}
