@@ -50,7 +50,7 @@ type Tool struct {
 	// UpstreamName is the tool's name on its upstream server.
 	UpstreamName string
 	// LocalName is its name in the catalog without the domain:
-	// the upstream's name (see vet.go).
+	// UpstreamName, or its SEP-986 safe rename (see SafeToolName).
 	LocalName string
 	Domain    *Domain
 	Group     string

@@ -46,6 +46,19 @@ type Config struct {
 	// client; a larger one is cut down to fit and says so (see
 	// truncateResult). Zero means DefaultMaxResultSize; negative, no limit.
 	MaxResultSize int64 `json:"max_result_size,omitempty"`
+
+	// MaxToolsPerUpstream bounds the tools the catalog takes from one
+	// upstream: the first ones it lists; the rest are left out (and not
+	// even kept in memory), and the operator told (log, admin API). Zero
+	// means DefaultMaxToolsPerUpstream (5,000); negative, no limit.
+	MaxToolsPerUpstream int `json:"max_tools_per_upstream,omitempty"`
+
+	// MaxToolSize bounds, in bytes of JSON, one tool's definition as its
+	// upstream lists it (name, title, description, schemas, annotations,
+	// _meta); a larger tool is left out, and the operator told. Zero
+	// means DefaultMaxToolSize (64 KiB); negative, no limit. Tool names
+	// outside SEP-986 are always renamed (see SafeToolName).
+	MaxToolSize int64 `json:"max_tool_size,omitempty"`
 }
 
 // DefaultMaxResultSize is the default MaxResultSize: more than a model's

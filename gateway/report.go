@@ -61,6 +61,9 @@ func (g *Gateway) Upstreams() []UpstreamReport {
 			Transport:   u.conn.TransportName(),
 			Notices:     notices[s.cfg.Upstreams[i].Name],
 		}
+		if limit := s.cfg.ToolLimit(); limit > 0 {
+			r.Tools = min(r.Tools, limit) // a connection keeps one past the limit (SetToolLimit)
+		}
 		if st.LastError != nil && st.State != StateReady {
 			r.LastError = boundedText(st.LastError.Error())
 		}

@@ -132,6 +132,8 @@ type Upstream struct {
 
 	inflight atomic.Int64 // requests running on the session, for Close
 
+	toolLimit atomic.Int64 // see SetToolLimit
+
 	connects    atomic.Int64 // sessions that became ready
 	latencyEWMA atomic.Int64 // recent call latency, ns, exponentially weighted
 	// slots holds a token per call in flight when the connection has a
@@ -479,19 +481,19 @@ func (u *Upstream) readLists(session *mcp.ClientSession) (UpstreamStatus, error)
 		caps = init.Capabilities
 	}
 	var err error
-	if st.Tools, err = listAll(ctx, toolPages(session)); err != nil {
+	if st.Tools, err = listAll(ctx, toolPages(session), u.keptTools()); err != nil {
 		return st, fmt.Errorf("listing tools: %w", err)
 	}
 	if caps.Resources != nil {
-		if st.Resources, err = listAll(ctx, resourcePages(session)); err != nil {
+		if st.Resources, err = listAll(ctx, resourcePages(session), 0); err != nil {
 			return st, fmt.Errorf("listing resources: %w", err)
 		}
-		if st.ResourceTemplates, err = listAll(ctx, templatePages(session)); err != nil {
+		if st.ResourceTemplates, err = listAll(ctx, templatePages(session), 0); err != nil {
 			return st, fmt.Errorf("listing resource templates: %w", err)
 		}
 	}
 	if caps.Prompts != nil {
-		if st.Prompts, err = listAll(ctx, promptPages(session)); err != nil {
+		if st.Prompts, err = listAll(ctx, promptPages(session), 0); err != nil {
 			return st, fmt.Errorf("listing prompts: %w", err)
 		}
 	}

@@ -1,8 +1,8 @@
 package gateway
 
 import (
+	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -14,8 +14,12 @@ import (
 // upstream, and each is reported (logged once, and listed in the
 // upstream's report) when it acts.
 //
-//  1. A name listed twice keeps its first definition.
-//  2. The description check (DescriptionCheck*) over every text of the
+//  1. Bounds: of the tools listed, the first MaxToolsPerUpstream are
+//     taken; a name listed twice keeps its first definition; a tool whose
+//     definition is over MaxToolSize is left out.
+//  2. Names: a name outside SEP-986 is renamed (SafeToolName); a rename
+//     that would take another tool's name is left out.
+//  3. The description check (DescriptionCheck*) over every text of the
 //     tools, prompts, resources and resource templates, and the
 //     upstream's instructions and title.
 
@@ -30,6 +34,7 @@ type vettedTool struct {
 // toolFacts are what is costly to work out of one upstream tool
 // definition; they hold as long as the upstream lists that definition.
 type toolFacts struct {
+	size    int64 // bytes of its JSON
 	checked checkedTool
 }
 
@@ -59,7 +64,11 @@ func (c *vetCache) toolFacts(old *vetCache, def *mcp.Tool) *toolFacts {
 	}
 	f := old.cachedTool(c.mode, def)
 	if f == nil {
-		f = &toolFacts{checked: checkTool(def, c.mode)}
+		size := int64(0)
+		if b, err := json.Marshal(def); err == nil {
+			size = int64(len(b))
+		}
+		f = &toolFacts{size: size, checked: checkTool(def, c.mode)}
 	}
 	c.tools[def] = f
 	return f
@@ -142,16 +151,52 @@ func (g *Gateway) vetUpstream(s *setup, cfg *UpstreamConfig, st UpstreamStatus, 
 	add := func(warn bool, text string) {
 		notices = append(notices, notice{text: text, warn: warn})
 	}
-	seen := make(map[string]bool, len(st.Tools))
-	var tools []vettedTool
-	for _, def := range st.Tools {
+	limit, sizeLimit := s.cfg.ToolLimit(), s.cfg.ToolSizeLimit()
+
+	// Bounds: the first limit tools listed (the connection keeps one
+	// more, see SetToolLimit, so a longer list shows).
+	listed := st.Tools
+	if limit > 0 && len(listed) > limit {
+		listed = listed[:limit]
+		add(true, fmt.Sprintf("the upstream lists more than %d tools; those past max_tools_per_upstream (%d) are left out", limit, limit))
+	}
+	seen := make(map[string]bool, len(listed))
+	var kept []*mcp.Tool
+	for _, def := range listed {
 		if seen[def.Name] {
-			add(true, fmt.Sprintf("tool %s is listed twice; the first definition is used", strconv.QuoteToASCII(cutShort(def.Name, 80))))
+			add(true, fmt.Sprintf("tool %s is listed twice; the first definition is used", quotedName(def.Name)))
 			continue
 		}
 		seen[def.Name] = true
-		name := QualifiedName(cfg.Name, def.Name)
-		c := cache.toolFacts(old, def).checked
+		if f := cache.toolFacts(old, def); sizeLimit > 0 && f.size > sizeLimit {
+			add(true, fmt.Sprintf("tool %s left out: its definition is %d bytes, over max_tool_size (%d)", quotedName(def.Name), f.size, sizeLimit))
+			continue
+		}
+		kept = append(kept, def)
+	}
+
+	// Names and the description check.
+	used := make(map[string]bool, len(kept))
+	for _, def := range kept {
+		if ValidToolName(def.Name) {
+			used[def.Name] = true
+		}
+	}
+	var tools []vettedTool
+	for _, def := range kept {
+		f := cache.toolFacts(old, def)
+		local := def.Name
+		if !ValidToolName(def.Name) {
+			local = SafeToolName(def.Name)
+			if used[local] {
+				add(true, fmt.Sprintf("tool %s left out: its safe name %s is another tool's", quotedName(def.Name), local))
+				continue
+			}
+			used[local] = true
+			add(false, fmt.Sprintf("tool %s is listed as %s (a tool name is 1 to %d letters, digits, '_', '-' or '.')", quotedName(def.Name), local, MaxToolNameLength))
+		}
+		name := QualifiedName(cfg.Name, local)
+		c := f.checked
 		if len(c.findings) > 0 {
 			add(true, fmt.Sprintf("tool %s: upstream text reads like instructions to the model (tool poisoning?) in %s; description_check %s applies; override a description with a `tool` block if it is fine",
 				name, strings.Join(c.findings, ", "), cache.mode))
@@ -159,7 +204,7 @@ func (g *Gateway) vetUpstream(s *setup, cfg *UpstreamConfig, st UpstreamStatus, 
 		if c.def == nil {
 			continue // strip: a name was the offence
 		}
-		tools = append(tools, vettedTool{def: c.def, upstream: def.Name, local: def.Name, findings: c.findings})
+		tools = append(tools, vettedTool{def: c.def, upstream: def.Name, local: local, findings: c.findings})
 	}
 
 	// The other lists and texts.
@@ -201,7 +246,7 @@ func vetItems[T any](cache, old *vetCache, items []*T, kind, upstream string, ch
 		})
 		if len(f.findings) > 0 {
 			add(true, fmt.Sprintf("%s %s: upstream text reads like instructions to the model (tool poisoning?) in %s; description_check %s applies",
-				kind, strconv.QuoteToASCII(cutShort(name(it), 80)), strings.Join(f.findings, ", "), cache.mode))
+				kind, quotedName(name(it)), strings.Join(f.findings, ", "), cache.mode))
 		}
 		if f.item != nil {
 			out = append(out, f.item.(*T))
