@@ -59,6 +59,13 @@ type Config struct {
 	// means DefaultMaxToolSize (64 KiB); negative, no limit. Tool names
 	// outside SEP-986 are always renamed (see SafeToolName).
 	MaxToolSize int64 `json:"max_tool_size,omitempty"`
+
+	// OnToolChange is what the gateway does when an upstream changes a
+	// tool's definition after it was first seen (or last accepted; see
+	// pinning.go): "flag" (the default: log it, count it, list it for the
+	// operator) or "hold" (also keep the tool out of the catalog until an
+	// operator accepts the new definition).
+	OnToolChange string `json:"on_tool_change,omitempty"`
 }
 
 // DefaultMaxResultSize is the default MaxResultSize: more than a model's
@@ -241,6 +248,11 @@ func (c *Config) Validate() error {
 	case "", DescriptionCheckFlag, DescriptionCheckStrip, DescriptionCheckOff:
 	default:
 		return fmt.Errorf("unknown description_check %q; use %s, %s or %s", c.DescriptionCheck, DescriptionCheckFlag, DescriptionCheckStrip, DescriptionCheckOff)
+	}
+	switch c.OnToolChange {
+	case "", OnToolChangeFlag, OnToolChangeHold:
+	default:
+		return fmt.Errorf("unknown on_tool_change %q; use %s or %s", c.OnToolChange, OnToolChangeFlag, OnToolChangeHold)
 	}
 	if len(c.Pin) > 0 && c.EffectiveMode() != ModeHybrid {
 		return fmt.Errorf("pin exposes tools directly in hybrid mode only; add `mode hybrid` or remove pin")

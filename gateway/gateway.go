@@ -40,10 +40,11 @@ type Gateway struct {
 	done      chan struct{}
 
 	// Vetting (see vet.go): under rebuildMu, but for notices (read by
-	// Upstreams).
+	// Upstreams) and pins (their own lock).
 	vetCache *vetCache
 	noticed  map[string]map[string]bool // upstream -> notices logged
 	notices  atomic.Pointer[map[string][]string]
+	pins     pins
 
 	clients  clientSessions
 	sessions sessionBindings
@@ -89,6 +90,9 @@ type Options struct {
 	// lines (bounded). Off, only who called what, how long it took and
 	// how it ended are logged.
 	LogValues bool
+	// Pins keeps the tool pins (see pinning.go) across restarts; nil
+	// keeps them in memory only, so a restart pins every tool afresh.
+	Pins PinStorage
 	// SessionIDPrefix starts every new client session's ID (then 128
 	// random bits), so that a load balancer in front of several gateway
 	// instances can send a session's requests to the instance that has
@@ -167,6 +171,12 @@ func (g *Gateway) Update(cfg Config, upstreams []*Upstream, opts Options) error 
 	}
 	g.updateMu.Lock()
 	defer g.updateMu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	err := g.pins.load(ctx, opts.Pins)
+	cancel()
+	if err != nil {
+		return fmt.Errorf("tool pins: %v", err)
+	}
 	s := &setup{
 		cfg:       cfg,
 		stateless: opts.Stateless,

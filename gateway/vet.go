@@ -1,9 +1,11 @@
 package gateway
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/zap"
@@ -19,7 +21,9 @@ import (
 //     definition is over MaxToolSize is left out.
 //  2. Names: a name outside SEP-986 is renamed (SafeToolName); a rename
 //     that would take another tool's name is left out.
-//  3. The description check (DescriptionCheck*) over every text of the
+//  3. Pins: a tool whose definition differs from its pin is reported, and
+//     under OnToolChangeHold left out until accepted.
+//  4. The description check (DescriptionCheck*) over every text of the
 //     tools, prompts, resources and resource templates, and the
 //     upstream's instructions and title.
 
@@ -34,7 +38,8 @@ type vettedTool struct {
 // toolFacts are what is costly to work out of one upstream tool
 // definition; they hold as long as the upstream lists that definition.
 type toolFacts struct {
-	size    int64 // bytes of its JSON
+	size    int64  // bytes of its JSON
+	hash    string // toolHash
 	checked checkedTool
 }
 
@@ -68,7 +73,7 @@ func (c *vetCache) toolFacts(old *vetCache, def *mcp.Tool) *toolFacts {
 		if b, err := json.Marshal(def); err == nil {
 			size = int64(len(b))
 		}
-		f = &toolFacts{size: size, checked: checkTool(def, c.mode)}
+		f = &toolFacts{size: size, hash: toolHash(def), checked: checkTool(def, c.mode)}
 	}
 	c.tools[def] = f
 	return f
@@ -132,6 +137,11 @@ func (g *Gateway) vetSources(s *setup) []domainSource {
 	g.noticed = notices
 	g.vetCache = cache
 	g.notices.Store(&reports)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := g.pins.store(ctx); err != nil {
+		g.logger.Error("storing tool pins", zap.Error(err))
+	}
 	return sources
 }
 
@@ -152,6 +162,7 @@ func (g *Gateway) vetUpstream(s *setup, cfg *UpstreamConfig, st UpstreamStatus, 
 		notices = append(notices, notice{text: text, warn: warn})
 	}
 	limit, sizeLimit := s.cfg.ToolLimit(), s.cfg.ToolSizeLimit()
+	hold := s.cfg.OnToolChange == OnToolChangeHold
 
 	// Bounds: the first limit tools listed (the connection keeps one
 	// more, see SetToolLimit, so a longer list shows).
@@ -175,13 +186,14 @@ func (g *Gateway) vetUpstream(s *setup, cfg *UpstreamConfig, st UpstreamStatus, 
 		kept = append(kept, def)
 	}
 
-	// Names and the description check.
+	// Names, pins and the description check.
 	used := make(map[string]bool, len(kept))
 	for _, def := range kept {
 		if ValidToolName(def.Name) {
 			used[def.Name] = true
 		}
 	}
+	now := time.Now()
 	var tools []vettedTool
 	for _, def := range kept {
 		f := cache.toolFacts(old, def)
@@ -196,6 +208,19 @@ func (g *Gateway) vetUpstream(s *setup, cfg *UpstreamConfig, st UpstreamStatus, 
 			add(false, fmt.Sprintf("tool %s is listed as %s (a tool name is 1 to %d letters, digits, '_', '-' or '.')", quotedName(def.Name), local, MaxToolNameLength))
 		}
 		name := QualifiedName(cfg.Name, local)
+		if change, isNew := g.pins.observe(cfg.Name, def.Name, name, f.hash, hold, now); change != nil {
+			if isNew {
+				g.logger.Warn("upstream changed a tool's definition since it was pinned; accept it with POST /mcp_gateway/<gateway>/tools/<tool>/accept on the admin API, or the operator page",
+					zap.String("upstream", cfg.Name), zap.String("tool", name), zap.String("pinned_hash", change.PinnedHash),
+					zap.String("hash", change.Hash), zap.Bool("held", change.Held))
+				if o, ok := s.observer.(ToolChangeObserver); ok {
+					o.ToolChanged(cfg.Name, local)
+				}
+			}
+			if change.Held {
+				continue
+			}
+		}
 		c := f.checked
 		if len(c.findings) > 0 {
 			add(true, fmt.Sprintf("tool %s: upstream text reads like instructions to the model (tool poisoning?) in %s; description_check %s applies; override a description with a `tool` block if it is fine",
@@ -206,6 +231,8 @@ func (g *Gateway) vetUpstream(s *setup, cfg *UpstreamConfig, st UpstreamStatus, 
 		}
 		tools = append(tools, vettedTool{def: c.def, upstream: def.Name, local: local, findings: c.findings})
 	}
+
+	g.pins.forget(cfg.Name, seen, 2*max(limit, DefaultMaxToolsPerUpstream))
 
 	// The other lists and texts.
 	checked := st
