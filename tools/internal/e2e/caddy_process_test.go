@@ -25,7 +25,7 @@ func TestCaddyValidateReportsFileAndLine(t *testing.T) {
 		{"missing.Caddyfile", ":8080 {\n\tmcp_gateway {\n\t\tupstream crm {\n\t\t\tdescription CRM\n\t\t}\n\t}\n}\n",
 			"needs either a `url` (HTTP upstream) or a `command` (stdio upstream), at " + filepath.Join(dir, "missing.Caddyfile") + ":3"},
 		{"option.Caddyfile", ":8080 {\n\tmcp_gateway {\n\t\tretries 3\n\t}\n}\n",
-			`unknown mcp_gateway option "retries"; options are name, mode, pin, instructions, session_timeout, stateless, max_request_body, max_result_size, max_sessions, log_values, session_id_prefix, allowed_hosts, allowed_origins, access, description_check and upstream, at ` + filepath.Join(dir, "option.Caddyfile") + ":3"},
+			`unknown mcp_gateway option "retries"; options are name, mode, pin, instructions, session_timeout, stateless, max_request_body, max_result_size, max_sessions, log_values, session_id_prefix, allowed_hosts, allowed_origins, access, description_check, on_tool_change, max_tools_per_upstream, max_tool_size and upstream, at ` + filepath.Join(dir, "option.Caddyfile") + ":3"},
 		// JSON has no lines; the error names the upstream instead.
 		{"gateway.json", `{"apps":{"http":{"servers":{"s":{"listen":[":8080"],"routes":[{"handle":[{"handler":"mcp_gateway","upstreams":[{"name":"crm","url":"https://crm/mcp","command":"x"}]}]}]}}}}}`,
 			`upstream "crm": has both a ` + "`url` and a `command`"},
