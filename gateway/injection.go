@@ -24,8 +24,9 @@ import (
 // read alike); an apostrophe inside a word stays ("don't"); a dot that
 // starts a file name stays with it (".ssh", ".env"); a colon is a word of
 // its own; sentences end at '.', '!' or '?' before a space, and at line
-// breaks. Matching is a walk over the words with a map lookup per word,
-// so a text is checked in time linear in its length.
+// breaks. Matching is a walk over the words with a map lookup per word;
+// each slot is tried at most once from each word, so a text is checked in
+// time linear in its length, whatever it holds.
 
 // shapeSet is a compiled set of shapes.
 type shapeSet struct {
@@ -103,29 +104,44 @@ func expandClasses(item string, classes map[string]string, depth int) []string {
 // match reports whether any shape matches folded text.
 func (set *shapeSet) match(folded string) bool {
 	words := injectionWords(folded)
+	var failed map[slotAt]bool // (shape, slot, word) known not to match on: each is tried once
 	for i, w := range words {
 		for _, st := range set.starts[w] {
-			if end, ok := phraseAt(words, i, st.phrase); ok && set.shapes[st.shape].matchFrom(words, 1, end) {
-				return true
+			if end, ok := phraseAt(words, i, st.phrase); ok {
+				if failed == nil {
+					failed = map[slotAt]bool{}
+				}
+				if set.shapes[st.shape].matchFrom(words, st.shape, 1, end, failed) {
+					return true
+				}
 			}
 		}
 	}
 	return false
 }
 
-// matchFrom reports whether slots k onwards match from word pos on.
-func (sh shape) matchFrom(words []string, k, pos int) bool {
+// slotAt is a shape's slot k tried from word pos on.
+type slotAt struct{ shape, k, pos int }
+
+// matchFrom reports whether slots k onwards of shape number id match from
+// word pos on, remembering the failures in failed.
+func (sh shape) matchFrom(words []string, id, k, pos int, failed map[slotAt]bool) bool {
 	if k == len(sh.slots) {
 		return true
+	}
+	at := slotAt{id, k, pos}
+	if failed[at] {
+		return false
 	}
 	sl := sh.slots[k]
 	for j := pos; j <= pos+sl.gap && j < len(words) && words[j] != ""; j++ {
 		for _, phrase := range sl.phrases[words[j]] {
-			if end, ok := phraseAt(words, j, phrase); ok && sh.matchFrom(words, k+1, end) {
+			if end, ok := phraseAt(words, j, phrase); ok && sh.matchFrom(words, id, k+1, end, failed) {
 				return true
 			}
 		}
 	}
+	failed[at] = true
 	return false
 }
 

@@ -176,7 +176,9 @@ func stripInstructions(text string) string {
 		}
 	}
 	out := strings.TrimSpace(strings.Join(kept, " "))
-	if out == "" {
+	if out == "" || readsLikeInstructions(out) {
+		// Nothing left, or what is left reads as instructions once its
+		// lines are joined ("ignore the" and "previous rules").
 		return strippedText
 	}
 	return out
