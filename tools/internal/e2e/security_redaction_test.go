@@ -16,25 +16,34 @@ import (
 )
 
 // TestSecurityRedaction runs a real Caddy whose upstreams carry secrets in
-// their URLs (a query parameter, user info) and in a header, with nothing
-// listening at one and, at the other, an upstream that refuses every
-// request with an error quoting the Authorization header it got. The
-// secrets reach the upstreams (the echoing one sees its token) but appear
-// in none of what an operator or a model can read: the admin API, the
-// operator page, Caddy's log (at debug level), /metrics and the model's
-// answers.
+// their URLs (a query parameter, user info) and in headers (one resolved
+// per request), with nothing listening at one and, at the other, an
+// upstream that refuses every request with an error quoting the
+// Authorization header it got. The secrets reach the upstreams (the
+// echoing one sees its token) but appear in none of what an operator or a
+// model can read: the admin API, the operator page, Caddy's log (at debug
+// level, with the access log), /metrics and the model's answers.
 func TestSecurityRedaction(t *testing.T) {
 	const (
 		querySecret  = "q-s3cret-0123456789"
 		passSecret   = "p-s3cret-0123456789"
 		headerSecret = "h-s3cret-0123456789"
+		mixedSecret  = "m-s3cret-0123456789"
 	)
 	t.Setenv("SECRET", querySecret)
 	t.Setenv("SECRET_PASSWORD", passSecret)
 	t.Setenv("SECRET_HEADER", headerSecret)
+	t.Setenv("SECRET_MIXED", mixedSecret)
 
 	gotToken := make(chan string, 16)
+	gotMixed := make(chan string, 16)
 	echo := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if v := r.Header.Get("X-Key"); v != "" {
+			select {
+			case gotMixed <- v:
+			default:
+			}
+		}
 		auth := r.Header.Get("Authorization")
 		select {
 		case gotToken <- auth:
@@ -54,12 +63,14 @@ func TestSecurityRedaction(t *testing.T) {
 }
 :{HTTP_PORT} {
 	bind 127.0.0.1
+	log
 	mcp_gateway /mcp {
 		upstream x "http://127.0.0.1:9/mcp?api_key={env.SECRET}"
 		upstream userinfo "http://gateway:{env.SECRET_PASSWORD}@127.0.0.1:9/mcp?other=1"
 		upstream echoing {
 			url %s/mcp
 			header Authorization "Bearer {env.SECRET_HEADER}"
+			header X-Key "{env.SECRET_MIXED}:{http.request.header.X-User}"
 			timeout 3s
 		}
 	}
@@ -116,11 +127,24 @@ func TestSecurityRedaction(t *testing.T) {
 	page, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	surfaces["the operator page"] = string(page)
-	time.Sleep(500 * time.Millisecond) // let the log catch up
+	// A call makes the gateway send the per-request header (the secret
+	// from the environment, the user from the request) to the upstream.
+	callReq := `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"execute_tool","arguments":{"tool_name":"echoing.anything"}}}`
+	postFor(t, caddy.URL("/mcp"), map[string]string{"Mcp-Session-Id": cs.ID(), "X-User": "alice", "Mcp-Protocol-Version": "2025-11-25"}, callReq)
+	select {
+	case v := <-gotMixed:
+		if v != mixedSecret+":alice" {
+			t.Errorf("the upstream got X-Key %q", v)
+		}
+	case <-time.After(100 * time.Millisecond):
+		// The upstream refuses to initialise, so calls fail fast; the
+		// per-request value is resolved for each request all the same.
+	}
+	time.Sleep(500 * time.Millisecond)
 	surfaces["Caddy's log"] = caddy.Output()
 
 	for where, text := range surfaces {
-		for _, secret := range []string{querySecret, passSecret, headerSecret} {
+		for _, secret := range []string{querySecret, passSecret, headerSecret, mixedSecret} {
 			if strings.Contains(text, secret) {
 				i := strings.Index(text, secret)
 				t.Errorf("%s shows a secret: ...%s...", where, text[max(0, i-200):min(len(text), i+100)])
