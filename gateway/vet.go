@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -222,9 +223,18 @@ func (g *Gateway) vetUpstream(s *setup, cfg *UpstreamConfig, st UpstreamStatus, 
 			}
 		}
 		c := f.checked
-		if len(c.findings) > 0 {
-			add(true, fmt.Sprintf("tool %s: upstream text reads like instructions to the model (tool poisoning?) in %s; description_check %s applies; override a description with a `tool` block if it is fine",
-				name, strings.Join(c.findings, ", "), cache.mode))
+		findings := c.findings
+		if o, ok := cfg.Tools[def.Name]; ok && o.Description != "" {
+			// The operator's description replaces the upstream's.
+			findings = slices.DeleteFunc(slices.Clone(findings), func(f finding) bool { return f == "description" })
+		}
+		if len(findings) > 0 {
+			outcome := "description_check " + cache.mode + " applies"
+			if c.def == nil {
+				outcome = "the tool is left out (description_check strip; a name cannot be stripped)"
+			}
+			add(true, fmt.Sprintf("tool %s: upstream text reads like instructions to the model (tool poisoning?) in %s; %s; override a description with a `tool` block if it is fine",
+				name, strings.Join(findings, ", "), outcome))
 		}
 		if c.def == nil {
 			continue // strip: a name was the offence
@@ -272,8 +282,12 @@ func vetItems[T any](cache, old *vetCache, items []*T, kind, upstream string, ch
 			return c, findings
 		})
 		if len(f.findings) > 0 {
-			add(true, fmt.Sprintf("%s %s: upstream text reads like instructions to the model (tool poisoning?) in %s; description_check %s applies",
-				kind, quotedName(name(it)), strings.Join(f.findings, ", "), cache.mode))
+			outcome := "description_check " + cache.mode + " applies"
+			if f.item == nil {
+				outcome = "it is left out (description_check strip; a name cannot be stripped)"
+			}
+			add(true, fmt.Sprintf("%s %s: upstream text reads like instructions to the model (tool poisoning?) in %s; %s",
+				kind, quotedName(name(it)), strings.Join(f.findings, ", "), outcome))
 		}
 		if f.item != nil {
 			out = append(out, f.item.(*T))
