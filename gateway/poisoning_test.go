@@ -150,16 +150,29 @@ func TestDescriptionCheckOnRealServers(t *testing.T) {
 	}
 }
 
-// countTexts counts the texts of a tool the check reads.
+// countTexts counts the texts of a tool the check reads: its name, title,
+// description, annotations' title, and its schemas' descriptions, titles,
+// comments and property names.
 func countTexts(tool *mcp.Tool) int {
-	n := 3 // name, title, description
+	n := 0
+	for _, s := range []string{tool.Name, tool.Title, tool.Description} {
+		if s != "" {
+			n++
+		}
+	}
+	if tool.Annotations != nil && tool.Annotations.Title != "" {
+		n++
+	}
 	var walk func(v any)
 	walk = func(v any) {
 		switch v := v.(type) {
 		case map[string]any:
 			for k, c := range v {
-				if _, ok := c.(string); ok && (k == "description" || k == "title") {
+				if s, ok := c.(string); ok && s != "" && (k == "description" || k == "title" || k == "$comment") {
 					n++
+				}
+				if props, ok := c.(map[string]any); ok && k == "properties" {
+					n += len(props)
 				}
 				walk(c)
 			}

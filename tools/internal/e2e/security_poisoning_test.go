@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -157,4 +158,51 @@ func toolNamesOf(t *testing.T, cs *mcp.ClientSession) []string {
 		names = append(names, tool.Name)
 	}
 	return names
+}
+
+// TestSecurityNoFalsePositivesOnRealServers: through a real Caddy, the
+// description check flags nothing of real servers (the npm memory server,
+// the go-sdk conformance server): no notice for the operator, no warning
+// in any tool, prompt or resource a passthrough client lists.
+func TestSecurityNoFalsePositivesOnRealServers(t *testing.T) {
+	everythingURL, _ := testenv.StartEverythingServer(t)
+	caddy := testenv.StartCaddy(t, fmt.Sprintf(`{
+	admin 127.0.0.1:{ADMIN_PORT}
+	persist_config off
+}
+:{HTTP_PORT} {
+	bind 127.0.0.1
+	mcp_gateway /mcp {
+		mode passthrough
+		upstream ev %s
+		upstream mem {
+			command node {NODE_DIR}/node_modules/@modelcontextprotocol/server-memory/dist/index.js
+			env MEMORY_FILE_PATH %s
+		}
+	}
+}
+`, everythingURL, t.TempDir()+"/memory.jsonl"))
+	waitUntil(t, "both upstreams to be ready", func() bool {
+		body, err := procs.AdminGet(caddy.AdminPort, "/mcp_gateway/")
+		return err == nil && strings.Count(body, `"state": "ready"`) == 2
+	})
+	report, _ := procs.AdminGet(caddy.AdminPort, "/mcp_gateway/")
+	if strings.Contains(report, "reads like instructions") || strings.Contains(report, "read like instructions") {
+		t.Errorf("the check flags a real server:\n%s", report)
+	}
+	cs := connect(t, caddy.URL("/mcp"))
+	ctx := context.Background()
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prompts, _ := cs.ListPrompts(ctx, nil)
+	resources, _ := cs.ListResources(ctx, nil)
+	templates, _ := cs.ListResourceTemplates(ctx, nil)
+	b, _ := json.Marshal([]any{tools, prompts, resources, templates})
+	if strings.Contains(string(b), "Gateway warning") {
+		t.Errorf("a real server's definitions are flagged: %s", b)
+	}
+	t.Logf("%d tools, %d prompts, %d resources, %d resource templates of real servers: none flagged",
+		len(tools.Tools), len(prompts.Prompts), len(resources.Resources), len(templates.ResourceTemplates))
 }
