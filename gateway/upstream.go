@@ -503,6 +503,7 @@ func (u *Upstream) readLists(session *mcp.ClientSession) (UpstreamStatus, error)
 func (u *Upstream) setStatus(change func(*UpstreamStatus)) {
 	u.mu.Lock()
 	change(&u.status)
+	u.cutTools() // lists read while SetToolLimit was lowering the limit
 	listeners := make([]func(), 0, len(u.listeners))
 	for _, f := range u.listeners {
 		listeners = append(listeners, f)

@@ -64,17 +64,20 @@ func (u *Upstream) SetToolLimit(n int) {
 	if old == n {
 		return
 	}
-	if keep := u.keptTools(); keep > 0 {
-		// Lists read before the limit was set (a connection starts before
-		// its gateway) are cut now.
-		u.mu.Lock()
-		if len(u.status.Tools) > keep {
-			u.status.Tools = slices.Clone(u.status.Tools[:keep])
-		}
-		u.mu.Unlock()
-	}
+	// Lists read before the limit was set (a connection starts before its
+	// gateway) are cut now; setStatus cuts those being read meanwhile.
+	u.mu.Lock()
+	u.cutTools()
+	u.mu.Unlock()
 	if old != 0 && (n <= 0 || n > old) {
 		u.Refresh() // tools past the old limit were never read
+	}
+}
+
+// cutTools cuts the status's tools to keptTools. Called with u.mu held.
+func (u *Upstream) cutTools() {
+	if keep := u.keptTools(); keep > 0 && len(u.status.Tools) > keep {
+		u.status.Tools = slices.Clone(u.status.Tools[:keep])
 	}
 }
 

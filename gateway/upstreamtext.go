@@ -109,7 +109,9 @@ func checkSchema(schema any, mode, where string, findings *[]finding) (any, bool
 		}
 	}
 	nameBad := false
+	before := len(*findings)
 	out, changed := checkSchemaValue(generic, mode, where, "", findings, &nameBad)
+	slices.Sort((*findings)[before:]) // maps are walked in no order: report in one
 	if !changed {
 		return schema, nameBad
 	}
