@@ -1,4 +1,4 @@
-.PHONY: run test caddy bench quality
+.PHONY: run test caddy bench quality fuzz
 
 # Run the gateway on Caddyfile.example: builds Caddy with the gateway and
 # starts it; the MCP endpoint is http://localhost:8080/mcp.
@@ -35,3 +35,8 @@ bench:
 # Search quality on the labelled request sets, against the floors.
 quality:
 	cd tools && go test -tags quality -count=1 -timeout 30m -v -run TestRetrievalQuality ./internal/livemcpbench/
+
+# A few seconds of fuzzing (FUZZTIME, default 5s) for every fuzz target of
+# both modules, beyond the committed corpora that make test runs.
+fuzz:
+	./scripts/fuzz-smoke.sh

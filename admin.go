@@ -28,6 +28,13 @@ func init() {
 //	                                      result ranks where it does
 //	GET  /mcp_gateway/misses?gateway=N    recent searches that found nothing or only weak matches
 //	POST /mcp_gateway/refresh?gateway=N   re-read every upstream's lists; reconnect down ones now
+//	GET  /mcp_gateway/tool_changes?gateway=N
+//	                                      tools whose definition changed since it was pinned
+//	POST /mcp_gateway/<gateway>/tools/<tool>/accept[?hash=H]
+//	                                      trust a changed tool's definition (hash: the one reviewed);
+//	                                      a tool held by on_tool_change hold is back at once
+//	POST /mcp_gateway/<gateway>/upstreams/<upstream>/accept
+//	                                      trust every changed tool of an upstream
 //
 // The operator page (HTML) is served on a site route instead, by
 // mcp_gateway_ui: Caddy's admin endpoint refuses browser navigation.
@@ -48,6 +55,9 @@ func (a adminAPI) Routes() []caddy.AdminRoute {
 
 func (a adminAPI) serve(w http.ResponseWriter, r *http.Request) error {
 	path := strings.TrimPrefix(r.URL.Path, "/mcp_gateway/")
+	if parts := strings.Split(path, "/"); len(parts) == 4 && parts[3] == "accept" {
+		return acceptToolChanges(w, r, parts[0], parts[1], parts[2])
+	}
 	method := http.MethodGet
 	if path == "refresh" {
 		method = http.MethodPost
@@ -78,11 +88,49 @@ func (a adminAPI) serve(w http.ResponseWriter, r *http.Request) error {
 		return err
 	case "misses":
 		return writeJSON(w, f.gw.SearchMisses())
+	case "tool_changes":
+		return writeJSON(w, toolChanges(f.gw))
 	case "refresh":
 		f.gw.Refresh()
 		return writeJSON(w, map[string]any{"refreshing": f.name})
 	}
-	return caddy.APIError{HTTPStatus: http.StatusNotFound, Err: fmt.Errorf("no /mcp_gateway/%s; see /mcp_gateway/ for the gateways, and catalog, search, misses, refresh", path)}
+	return caddy.APIError{HTTPStatus: http.StatusNotFound, Err: fmt.Errorf("no /mcp_gateway/%s; see /mcp_gateway/ for the gateways, and catalog, search, misses, refresh, tool_changes, <gateway>/tools/<tool>/accept, <gateway>/upstreams/<upstream>/accept", path)}
+}
+
+// acceptToolChanges serves POST /mcp_gateway/<gateway>/tools/<tool>/accept
+// and POST /mcp_gateway/<gateway>/upstreams/<upstream>/accept.
+func acceptToolChanges(w http.ResponseWriter, r *http.Request, gatewayName, kind, name string) error {
+	if r.Method != http.MethodPost {
+		return caddy.APIError{HTTPStatus: http.StatusMethodNotAllowed, Err: fmt.Errorf("%s %s: use POST", r.Method, r.URL.Path)}
+	}
+	f, err := chosenGateway(gatewayName)
+	if err != nil {
+		return err
+	}
+	var accepted []gateway.ToolChange
+	switch kind {
+	case "tools":
+		accepted, err = f.gw.AcceptToolChange(name, r.URL.Query().Get("hash"))
+	case "upstreams":
+		accepted, err = f.gw.AcceptUpstreamToolChanges(name)
+	default:
+		return caddy.APIError{HTTPStatus: http.StatusNotFound, Err: fmt.Errorf("no /mcp_gateway/%s/%s; accept takes tools/<tool> or upstreams/<upstream>", gatewayName, kind)}
+	}
+	switch {
+	case errors.Is(err, gateway.ErrNoToolChange):
+		return caddy.APIError{HTTPStatus: http.StatusNotFound, Err: fmt.Errorf("gateway %q has no changed tool %s %q; GET /mcp_gateway/tool_changes?gateway=%s lists them", f.name, strings.TrimSuffix(kind, "s"), name, f.name)}
+	case err != nil:
+		return caddy.APIError{HTTPStatus: http.StatusConflict, Err: err}
+	}
+	return writeJSON(w, map[string]any{"accepted": accepted})
+}
+
+// toolChanges is a gateway's tool changes, never null.
+func toolChanges(gw *gateway.Gateway) []gateway.ToolChange {
+	if c := gw.ToolChanges(); c != nil {
+		return c
+	}
+	return []gateway.ToolChange{}
 }
 
 // discoverArgs are discover_tools arguments from a request's query.
@@ -138,6 +186,8 @@ type gatewayReport struct {
 	Tools     int                      `json:"tools"`
 	Upstreams []gateway.UpstreamReport `json:"upstreams"`
 	Misses    int                      `json:"search_misses"`
+	// ToolChanges are the tools whose definition changed since pinned.
+	ToolChanges []gateway.ToolChange `json:"tool_changes"`
 }
 
 func gatewayReports() []gatewayReport {
@@ -145,7 +195,7 @@ func gatewayReports() []gatewayReport {
 	slices.SortFunc(all, func(a, b *frontend) int { return strings.Compare(a.name, b.name) })
 	out := make([]gatewayReport, 0, len(all))
 	for _, f := range all {
-		r := gatewayReport{Name: f.name, Sessions: f.gw.SessionCount(), Upstreams: f.gw.Upstreams(), Misses: len(f.gw.SearchMisses())}
+		r := gatewayReport{Name: f.name, Sessions: f.gw.SessionCount(), Upstreams: f.gw.Upstreams(), Misses: len(f.gw.SearchMisses()), ToolChanges: toolChanges(f.gw)}
 		if c := f.gw.Catalog(); c != nil {
 			r.Domains, r.Tools = len(c.Domains), len(c.Tools)
 		}

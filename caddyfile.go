@@ -47,6 +47,9 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 //		allowed_hosts <host...>
 //		allowed_origins <origin...>
 //		description_check flag|strip|off
+//		on_tool_change flag|hold
+//		max_tools_per_upstream <n>|off
+//		max_tool_size <size>|off
 //
 //		search {
 //			synonyms <file>
@@ -208,6 +211,41 @@ func (h *Handler) unmarshal(d *caddyfile.Dispenser, helper *httpcaddyfile.Helper
 			if err := h.parseSearch(d); err != nil {
 				return err
 			}
+		case "on_tool_change":
+			if err := singleArg(d, &h.OnToolChange); err != nil {
+				return err
+			}
+			if h.OnToolChange != gateway.OnToolChangeFlag && h.OnToolChange != gateway.OnToolChangeHold {
+				return d.Errf("unknown on_tool_change %q; use %s or %s", h.OnToolChange, gateway.OnToolChangeFlag, gateway.OnToolChangeHold)
+			}
+		case "max_tools_per_upstream":
+			var v string
+			if err := singleArg(d, &v); err != nil {
+				return err
+			}
+			if v == "off" {
+				h.MaxToolsPerUpstream = -1
+				break
+			}
+			n, err := strconv.Atoi(v)
+			if err != nil || n <= 0 {
+				return d.Errf("max_tools_per_upstream must be a positive number, or off; got %q", v)
+			}
+			h.MaxToolsPerUpstream = n
+		case "max_tool_size":
+			var size string
+			if err := singleArg(d, &size); err != nil {
+				return err
+			}
+			if size == "off" {
+				h.MaxToolSize = -1
+				break
+			}
+			n, err := humanize.ParseBytes(size)
+			if err != nil || n < 1024 || n > 1<<30 {
+				return d.Errf("max_tool_size must be a size of at least 1KB like 64KiB, or off; got %q", size)
+			}
+			h.MaxToolSize = int64(n)
 		case "access":
 			p, err := parseAccess(d, helper)
 			if err != nil {
@@ -267,7 +305,7 @@ func (h *Handler) unmarshal(d *caddyfile.Dispenser, helper *httpcaddyfile.Helper
 				return fmt.Errorf("%v, at %s:%d", err, file, line)
 			}
 		default:
-			return d.Errf("unknown mcp_gateway option %q; options are name, mode, pin, instructions, session_timeout, stateless, max_request_body, max_result_size, max_sessions, max_sessions_per_identity, identity, state_secret, log_values, session_id_prefix, allowed_hosts, allowed_origins, access, description_check and upstream", d.Val())
+			return d.Errf("unknown mcp_gateway option %q; options are name, mode, pin, instructions, session_timeout, stateless, max_request_body, max_result_size, max_sessions, max_sessions_per_identity, identity, state_secret, log_values, session_id_prefix, allowed_hosts, allowed_origins, search, access, description_check, on_tool_change, max_tools_per_upstream, max_tool_size and upstream", d.Val())
 		}
 	}
 	if len(h.Pin) > 0 && h.EffectiveMode() != gateway.ModeHybrid {

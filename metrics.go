@@ -22,11 +22,15 @@ import (
 //	caddy_mcp_gateway_upstream_reconnects_total{gateway,upstream}
 //	caddy_mcp_gateway_catalog_tools{gateway,domain}
 //	caddy_mcp_gateway_client_sessions{gateway}
+//	caddy_mcp_gateway_tool_changes_total{gateway,upstream}  tool definitions changed since pinned (once per new definition)
+//	caddy_mcp_gateway_tool_changes_pending{gateway,upstream} changed tools not yet accepted
+//	caddy_mcp_gateway_tools_held{gateway,upstream}          of those, held out of the catalog (on_tool_change hold)
 var metrics = struct {
 	once         sync.Once
 	calls        *prometheus.CounterVec
 	callDuration *prometheus.HistogramVec
 	searches     *prometheus.CounterVec
+	toolChanges  *prometheus.CounterVec
 	state        stateCollector
 }{}
 
@@ -47,6 +51,10 @@ func initMetrics() {
 			Namespace: metricsNamespace, Subsystem: metricsSubsystem, Name: "searches_total",
 			Help: "Ranked discover_tools searches by result: found, weak (the best result covers under half the query's words) or none.",
 		}, []string{"gateway", "result"})
+		metrics.toolChanges = prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: metricsNamespace, Subsystem: metricsSubsystem, Name: "tool_changes_total",
+			Help: "Tool definitions an upstream changed after the gateway pinned them, counted once per new definition.",
+		}, []string{"gateway", "upstream"})
 	})
 }
 
@@ -58,7 +66,7 @@ func registerMetrics(ctx caddy.Context) error {
 	if registry == nil {
 		return nil
 	}
-	for _, c := range []prometheus.Collector{metrics.calls, metrics.callDuration, metrics.searches, &metrics.state} {
+	for _, c := range []prometheus.Collector{metrics.calls, metrics.callDuration, metrics.searches, metrics.toolChanges, &metrics.state} {
 		if err := registry.Register(c); err != nil {
 			var already prometheus.AlreadyRegisteredError
 			if !errors.As(err, &already) {
@@ -88,6 +96,13 @@ func (o metricsObserver) Searched(s gateway.SearchRecord) {
 	metrics.searches.WithLabelValues(o.gateway, result).Inc()
 }
 
+var _ gateway.ToolChangeObserver = metricsObserver{}
+
+// ToolChanged counts a tool definition change (gateway.ToolChangeObserver).
+func (o metricsObserver) ToolChanged(upstream, _ string) {
+	metrics.toolChanges.WithLabelValues(o.gateway, upstream).Inc()
+}
+
 // stateCollector reads, at scrape time, the state of every gateway this
 // process runs: upstreams, catalog, client sessions.
 type stateCollector struct{}
@@ -101,10 +116,14 @@ var (
 		"Tools in the catalog, by domain.", []string{"gateway", "domain"}, nil)
 	sessionsDesc = prometheus.NewDesc(prometheus.BuildFQName(metricsNamespace, metricsSubsystem, "client_sessions"),
 		"Client sessions open.", []string{"gateway"}, nil)
+	changesPendingDesc = prometheus.NewDesc(prometheus.BuildFQName(metricsNamespace, metricsSubsystem, "tool_changes_pending"),
+		"Tools whose definition differs from the one pinned, not yet accepted by an operator.", []string{"gateway", "upstream"}, nil)
+	heldDesc = prometheus.NewDesc(prometheus.BuildFQName(metricsNamespace, metricsSubsystem, "tools_held"),
+		"Changed tools held out of the catalog until an operator accepts them (on_tool_change hold).", []string{"gateway", "upstream"}, nil)
 )
 
 func (*stateCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{upstreamUpDesc, reconnectsDesc, catalogDesc, sessionsDesc} {
+	for _, d := range []*prometheus.Desc{upstreamUpDesc, reconnectsDesc, catalogDesc, sessionsDesc, changesPendingDesc, heldDesc} {
 		ch <- d
 	}
 }
@@ -125,5 +144,16 @@ func (*stateCollector) Collect(ch chan<- prometheus.Metric) {
 			}
 		}
 		ch <- prometheus.MustNewConstMetric(sessionsDesc, prometheus.GaugeValue, float64(f.gw.SessionCount()), f.name)
+		pending, held := map[string]int{}, map[string]int{}
+		for _, c := range f.gw.ToolChanges() {
+			pending[c.Upstream]++
+			if c.Held {
+				held[c.Upstream]++
+			}
+		}
+		for _, u := range f.gw.Upstreams() {
+			ch <- prometheus.MustNewConstMetric(changesPendingDesc, prometheus.GaugeValue, float64(pending[u.Name]), f.name, u.Name)
+			ch <- prometheus.MustNewConstMetric(heldDesc, prometheus.GaugeValue, float64(held[u.Name]), f.name, u.Name)
+		}
 	}
 }

@@ -214,7 +214,8 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	}
 	opts := gateway.Options{Logger: h.logger, SDKLogger: h.sdkLogger, Stateless: h.Stateless, Access: h.accessRules(),
 		Observer: metricsObserver{gateway: h.name()}, LogValues: h.LogValues,
-		SessionIDPrefix: repl.ReplaceKnown(h.SessionIDPrefix, ""), StateSecret: h.stateSecret(repl)}
+		SessionIDPrefix: repl.ReplaceKnown(h.SessionIDPrefix, ""), StateSecret: h.stateSecret(repl),
+		Pins: pinsIn(ctx, h.name())}
 	if err := h.attach(ctx, cfg, ups, opts); err != nil {
 		return err
 	}

@@ -13,8 +13,10 @@ import (
 )
 
 // operatorPage is the data of the operator page: one gateway's upstream
-// health, its catalog by domain and group, a search run as the model's
-// would be, and the searches that found nothing or only weak matches.
+// health (and what the gateway did to their lists), the tools whose
+// definition changed since pinned (to accept), its catalog by domain and
+// group, a search run as the model's would be, and the searches that
+// found nothing or only weak matches.
 type operatorPage struct {
 	Gateways  []string
 	Gateway   gatewayReport
@@ -102,6 +104,16 @@ var operatorTemplate = template.Must(template.New("page").Funcs(template.FuncMap
 	"place":     func(i int) int { return i + 1 },
 	"join":      strings.Join,
 	"mainWords": func() string { return search.MainWords },
+	"short":     func(hash string) string { return hash[:min(len(hash), 12)] },
+	"changedUpstreams": func(changes []gateway.ToolChange) []string {
+		var out []string
+		for _, c := range changes {
+			if !slices.Contains(out, c.Upstream) {
+				out = append(out, c.Upstream)
+			}
+		}
+		return out
+	},
 }).Parse(`<!doctype html>
 <html lang="en">
 <head>
@@ -144,6 +156,20 @@ pre { background: #f7f7f7; padding: .6rem; overflow-x: auto; }
 </tr>{{end}}
 </table>
 <form method="post"><input type="hidden" name="action" value="refresh"><p><button type="submit">Refresh upstreams now</button></p></form>
+{{range .Gateway.Upstreams}}{{if .Notices}}<details class="notices"><summary><code>{{.Name}}</code>: {{len .Notices}} notice(s) on its lists</summary>
+<ul>{{range .Notices}}<li>{{.}}</li>{{end}}</ul></details>{{end}}{{end}}
+
+<h2 id="changes">Tool definition changes</h2>
+{{if .Gateway.ToolChanges}}<p class="muted">These tools' definitions differ from the ones pinned when first seen (or last accepted). Review them, then accept the new definitions;
+held tools are out of the catalog until then.</p>
+<table><tr><th>tool</th><th>upstream</th><th>state</th><th>pinned</th><th>changed</th><th></th></tr>
+{{range .Gateway.ToolChanges}}<tr><td><code>{{.Name}}</code></td><td><code>{{.Upstream}}</code></td>
+<td>{{if .Held}}<span class="unavailable">held</span>{{else}}flagged{{end}}</td>
+<td><code>{{short .PinnedHash}}</code> {{ago .PinnedAt}} ago</td><td><code>{{short .Hash}}</code> {{ago .SeenAt}} ago</td>
+<td><form method="post"><input type="hidden" name="action" value="accept"><input type="hidden" name="tool" value="{{.Name}}"><input type="hidden" name="hash" value="{{.Hash}}"><button type="submit">Accept</button></form></td></tr>{{end}}
+</table>
+{{range changedUpstreams .Gateway.ToolChanges}}<form method="post"><input type="hidden" name="action" value="accept_upstream"><input type="hidden" name="upstream" value="{{.}}"><p><button type="submit">Accept every change of <code>{{.}}</code></button></p></form>{{end}}
+{{else}}<p class="muted">None: every tool is as pinned.</p>{{end}}
 
 <h2 id="search">Search as the model does</h2>
 <form method="get">

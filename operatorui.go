@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 
+	"github.com/caddy-mcp/mcp-gateway/gateway"
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
 	"github.com/caddyserver/caddy/v2/caddyconfig/httpcaddyfile"
@@ -18,8 +19,9 @@ func init() {
 }
 
 // OperatorUI serves the operator page of a gateway this process runs: its
-// upstreams' health (with a button to refresh them), its catalog by domain
-// and group, a search box that runs the search the model gets, and the
+// upstreams' health (with a button to refresh them), the tools whose
+// definition changed since pinned (with buttons to accept them), its
+// catalog by domain and group, a search box that runs the search the model gets, and the
 // searches that found nothing or only weak matches. It is plain HTML, no
 // script. Mount it on a route behind Caddy authentication:
 //
@@ -49,7 +51,9 @@ func (u *OperatorUI) Provision(caddy.Context) error {
 }
 
 // ServeHTTP serves the page (GET), or refreshes the upstreams (POST with
-// action=refresh) and sends the browser back to the page.
+// action=refresh), or accepts changed tool definitions (action=accept
+// with tool and hash, action=accept_upstream with upstream), and sends
+// the browser back to the page.
 func (u *OperatorUI) ServeHTTP(w http.ResponseWriter, r *http.Request, _ caddyhttp.Handler) error {
 	name := u.Gateway
 	if name == "" {
@@ -69,10 +73,23 @@ func (u *OperatorUI) ServeHTTP(w http.ResponseWriter, r *http.Request, _ caddyht
 		if err := u.crossOrigin.Check(r); err != nil {
 			return caddyhttp.Error(http.StatusForbidden, err)
 		}
-		if r.PostFormValue("action") != "refresh" {
+		var err error
+		switch r.PostFormValue("action") {
+		case "refresh":
+			f.gw.Refresh()
+		case "accept":
+			_, err = f.gw.AcceptToolChange(r.PostFormValue("tool"), r.PostFormValue("hash"))
+		case "accept_upstream":
+			_, err = f.gw.AcceptUpstreamToolChanges(r.PostFormValue("upstream"))
+		default:
 			return caddyhttp.Error(http.StatusBadRequest, errUnknownAction)
 		}
-		f.gw.Refresh()
+		switch {
+		case errors.Is(err, gateway.ErrNoToolChange):
+			return caddyhttp.Error(http.StatusNotFound, err)
+		case err != nil:
+			return caddyhttp.Error(http.StatusConflict, err)
+		}
 		back := url.URL{Path: r.URL.Path, RawQuery: url.Values{"gateway": {f.name}}.Encode()}
 		http.Redirect(w, r, back.String(), http.StatusSeeOther)
 		return nil
@@ -81,7 +98,7 @@ func (u *OperatorUI) ServeHTTP(w http.ResponseWriter, r *http.Request, _ caddyht
 	return caddyhttp.Error(http.StatusMethodNotAllowed, errUnknownAction)
 }
 
-var errUnknownAction = errors.New("the operator page takes GET, and POST with action=refresh")
+var errUnknownAction = errors.New("the operator page takes GET, and POST with action=refresh, accept (tool, hash) or accept_upstream (upstream)")
 
 // parseOperatorUI parses `mcp_gateway_ui [<gateway name>]`.
 func parseOperatorUI(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error) {

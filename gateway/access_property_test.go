@@ -146,7 +146,12 @@ func TestAccessRulesHideItemsInTheCatalog(t *testing.T) {
 		for _, d := range domains {
 			cfg := &UpstreamConfig{Name: d.name, Connection: Connection{URL: "http://127.0.0.1:9/" + d.name}}
 			cfgs = append(cfgs, cfg)
-			sources = append(sources, domainSource{cfg: cfg, status: d.status(), check: DescriptionCheckOff})
+			st := d.status()
+			var tools []vettedTool
+			for _, t := range st.Tools {
+				tools = append(tools, vettedTool{def: t, upstream: t.Name, local: t.Name})
+			}
+			sources = append(sources, domainSource{cfg: cfg, status: st, tools: tools})
 		}
 		c := buildCatalog(sources, rule, search.Options{})
 		s := &setup{cfg: Config{Mode: ModePassthrough, Upstreams: cfgs}, rules: []AccessRule{rule}, byName: map[string]*UpstreamConfig{}}

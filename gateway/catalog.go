@@ -19,10 +19,6 @@ type Catalog struct {
 	Domains []*Domain // in config order
 	Tools   []*Tool   // by domain, then in upstream order
 
-	// Flagged are the qualified names of tools whose upstream description
-	// the description check found instruction-like.
-	Flagged []string
-
 	domains map[string]*Domain // by lower-case name
 	byName  map[string]*Tool   // by qualified name
 	byBare  map[string][]*Tool // by upstream tool name
@@ -48,6 +44,9 @@ type Domain struct {
 	Templates []*mcp.ResourceTemplate
 
 	upstream *Upstream
+	// status is the upstream's status the catalog was built from, its
+	// lists and texts vetted (see vet.go): what passthrough exposes.
+	status UpstreamStatus
 }
 
 // Tool is one upstream tool as the catalog presents it.
@@ -56,13 +55,17 @@ type Tool struct {
 	Name string
 	// UpstreamName is the tool's name on its upstream server.
 	UpstreamName string
-	Domain       *Domain
-	Group        string
+	// LocalName is its name in the catalog without the domain:
+	// UpstreamName, or its SEP-986 safe rename (see SafeToolName).
+	LocalName string
+	Domain    *Domain
+	Group     string
 	// Description is the operator's override, or the upstream's text.
 	Description string
 	// Summary is Description cut to one short line.
 	Summary string
-	// Def is the upstream's definition: schemas, annotations, title.
+	// Def is the upstream's definition (schemas, annotations, title) as
+	// the model may read it: the description check applied.
 	Def *mcp.Tool
 
 	schemaOnce sync.Once
@@ -92,13 +95,13 @@ func allowedItems(d *Domain, st UpstreamStatus, rule AccessRule) {
 // QualifiedName is how a catalog names a domain's tool.
 func QualifiedName(domain, tool string) string { return domain + "." + tool }
 
-// domainSource is what a catalog is built from, for one domain.
+// domainSource is what a catalog is built from, for one domain: the
+// upstream's status and tools, vetted (see vet.go).
 type domainSource struct {
 	cfg      *UpstreamConfig
 	status   UpstreamStatus
+	tools    []vettedTool
 	upstream *Upstream
-	// check is the description check (DescriptionCheck*) for upstream text.
-	check string
 }
 
 // buildCatalog makes a snapshot from each domain's config and the last
@@ -114,25 +117,23 @@ func buildCatalog(sources []domainSource, rule AccessRule, opts search.Options) 
 		byBare:  make(map[string][]*Tool),
 	}
 	for _, src := range sources {
-		var defs []*mcp.Tool
-		seen := make(map[string]bool)
-		for _, t := range src.status.Tools {
-			if seen[t.Name] || !src.cfg.visible(t.Name) || !rule.Allows(QualifiedName(src.cfg.Name, t.Name)) {
-				continue
+		var tools []vettedTool
+		for _, t := range src.tools {
+			if src.cfg.visible(t.upstream) && rule.Allows(QualifiedName(src.cfg.Name, t.local)) {
+				tools = append(tools, t)
 			}
-			seen[t.Name] = true
-			defs = append(defs, t)
 		}
 		d := &Domain{
 			Name:        src.cfg.Name,
-			Description: domainDescription(src.cfg, src.status, src.check),
+			Description: domainDescription(src.cfg, src.status),
 			State:       src.status.State,
 			LastError:   src.status.LastError,
 			upstream:    src.upstream,
+			status:      src.status,
 		}
 		allowedItems(d, src.status, rule)
 		known := len(src.status.Tools)+len(src.status.Prompts)+len(src.status.Resources)+len(src.status.ResourceTemplates) > 0
-		visible := len(defs)+len(d.Prompts)+len(d.Resources)+len(d.Templates) > 0 ||
+		visible := len(tools)+len(d.Prompts)+len(d.Resources)+len(d.Templates) > 0 ||
 			(!known && rule.allowsUnknownDomain(src.cfg.Name)) || rule.allowsAll()
 		if !visible {
 			continue // nothing here for this rule: the domain is hidden too
@@ -141,28 +142,26 @@ func buildCatalog(sources []domainSource, rule AccessRule, opts search.Options) 
 		c.Domains = append(c.Domains, d)
 		c.domains[strings.ToLower(d.Name)] = d
 
-		groups := assignGroups(src.cfg, defs)
-		for i, def := range defs {
-			desc, suspicious := checkDescription(def.Description, src.check)
-			if o, ok := src.cfg.Tools[def.Name]; ok && o.Description != "" {
-				desc, suspicious = o.Description, false
-			}
-			if suspicious {
-				c.Flagged = append(c.Flagged, QualifiedName(d.Name, def.Name))
+		groups := assignGroups(src.cfg, tools)
+		for i, vt := range tools {
+			desc := vt.def.Description
+			if o, ok := src.cfg.Tools[vt.upstream]; ok && o.Description != "" {
+				desc = o.Description
 			}
 			t := &Tool{
-				Name:         QualifiedName(d.Name, def.Name),
-				UpstreamName: def.Name,
+				Name:         QualifiedName(d.Name, vt.local),
+				UpstreamName: vt.upstream,
+				LocalName:    vt.local,
 				Domain:       d,
 				Group:        groups[i],
 				Description:  desc,
 				Summary:      summarize(desc),
-				Def:          def,
+				Def:          vt.def,
 			}
 			d.Tools = append(d.Tools, t)
 			c.Tools = append(c.Tools, t)
 			c.byName[t.Name] = t
-			c.byBare[def.Name] = append(c.byBare[def.Name], t)
+			c.byBare[t.LocalName] = append(c.byBare[t.LocalName], t)
 			if !containsString(d.Groups, t.Group) {
 				d.Groups = append(d.Groups, t.Group)
 			}
@@ -172,8 +171,8 @@ func buildCatalog(sources []domainSource, rule AccessRule, opts search.Options) 
 	for i, t := range c.Tools {
 		params := schemaProperties(t.Def.InputSchema)
 		docs[i] = search.Document{
-			Name:              t.UpstreamName,
-			Title:             t.Def.Title,
+			Name:              t.LocalName,
+			Title:             strings.TrimPrefix(t.Def.Title, flaggedPrefix),
 			Description:       strings.TrimPrefix(t.Description, flaggedPrefix),
 			Params:            paramText(params),
 			ParamNames:        strings.Join(slices.Sorted(maps.Keys(params)), " "),
@@ -187,14 +186,14 @@ func buildCatalog(sources []domainSource, rule AccessRule, opts search.Options) 
 }
 
 // domainDescription is the operator's description of a domain, else what
-// the upstream says of itself.
-func domainDescription(cfg *UpstreamConfig, st UpstreamStatus, check string) string {
+// the upstream says of itself (st is vetted: the description check has
+// been applied to its texts).
+func domainDescription(cfg *UpstreamConfig, st UpstreamStatus) string {
 	switch {
 	case cfg.Description != "":
 		return cfg.Description
 	case st.Instructions != "":
-		text, _ := checkDescription(st.Instructions, check)
-		return text
+		return st.Instructions
 	case st.Server != nil && st.Server.Title != "":
 		return st.Server.Title
 	}
@@ -209,20 +208,21 @@ func (u *UpstreamConfig) visible(tool string) bool {
 	return !matchAny(u.Deny, tool)
 }
 
-// assignGroups picks each tool's group: the operator's rule, else the
-// group the upstream declares, else one inferred from the tool names.
-func assignGroups(cfg *UpstreamConfig, defs []*mcp.Tool) []string {
-	names := make([]string, len(defs))
-	for i, d := range defs {
-		names[i] = d.Name
+// assignGroups picks each tool's group: the operator's rule (over the
+// upstream's names), else the group the upstream declares, else one
+// inferred from the tools' names in the catalog.
+func assignGroups(cfg *UpstreamConfig, tools []vettedTool) []string {
+	names := make([]string, len(tools))
+	for i, t := range tools {
+		names[i] = t.local
 	}
 	groups := inferGroups(cfg.Name, names)
-	for i, def := range defs {
-		if g := groupFromMeta(def, cfg.Name); g != "" {
+	for i, t := range tools {
+		if g := groupFromMeta(t.def, cfg.Name); g != "" {
 			groups[i] = g
 		}
 		for _, rule := range cfg.Groups {
-			if matchAny(rule.Tools, def.Name) {
+			if matchAny(rule.Tools, t.upstream) {
 				groups[i] = rule.Name
 				break
 			}
@@ -285,7 +285,7 @@ func paramText(props map[string]any) string {
 		b.WriteByte(' ')
 		if p, ok := props[name].(map[string]any); ok {
 			if d, ok := p["description"].(string); ok {
-				b.WriteString(d)
+				b.WriteString(strings.TrimPrefix(d, flaggedPrefix))
 				b.WriteByte(' ')
 			}
 		}

@@ -52,6 +52,26 @@ type Config struct {
 
 	// Search configures the search index of discover_tools.
 	Search *SearchConfig `json:"search,omitempty"`
+
+	// MaxToolsPerUpstream bounds the tools the catalog takes from one
+	// upstream: the first ones it lists; the rest are left out (and not
+	// even kept in memory), and the operator told (log, admin API). Zero
+	// means DefaultMaxToolsPerUpstream (5,000); negative, no limit.
+	MaxToolsPerUpstream int `json:"max_tools_per_upstream,omitempty"`
+
+	// MaxToolSize bounds, in bytes of JSON, one tool's definition as its
+	// upstream lists it (name, title, description, schemas, annotations,
+	// _meta); a larger tool is left out, and the operator told. Zero
+	// means DefaultMaxToolSize (64 KiB); negative, no limit. Tool names
+	// outside SEP-986 are always renamed (see SafeToolName).
+	MaxToolSize int64 `json:"max_tool_size,omitempty"`
+
+	// OnToolChange is what the gateway does when an upstream changes a
+	// tool's definition after it was first seen (or last accepted; see
+	// pinning.go): "flag" (the default: log it, count it, list it for the
+	// operator) or "hold" (also keep the tool out of the catalog until an
+	// operator accepts the new definition).
+	OnToolChange string `json:"on_tool_change,omitempty"`
 }
 
 // DefaultMaxResultSize is the default MaxResultSize: more than a model's
@@ -248,6 +268,7 @@ func (d *Duration) UnmarshalJSON(b []byte) error {
 }
 
 var (
+	placeholder       = regexp.MustCompile(`\{[^{}]*\}`)
 	domainNamePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$`)
 	prefixPattern     = regexp.MustCompile(`^[A-Za-z0-9_.-]{0,32}$`)
 )
@@ -263,6 +284,11 @@ func (c *Config) Validate() error {
 	case "", DescriptionCheckFlag, DescriptionCheckStrip, DescriptionCheckOff:
 	default:
 		return fmt.Errorf("unknown description_check %q; use %s, %s or %s", c.DescriptionCheck, DescriptionCheckFlag, DescriptionCheckStrip, DescriptionCheckOff)
+	}
+	switch c.OnToolChange {
+	case "", OnToolChangeFlag, OnToolChangeHold:
+	default:
+		return fmt.Errorf("unknown on_tool_change %q; use %s or %s", c.OnToolChange, OnToolChangeFlag, OnToolChangeHold)
 	}
 	if len(c.Pin) > 0 && c.EffectiveMode() != ModeHybrid {
 		return fmt.Errorf("pin exposes tools directly in hybrid mode only; add `mode hybrid` or remove pin")
@@ -423,13 +449,16 @@ func (c *Connection) validate() error {
 		if c.Transport == TransportStdio {
 			return errors.New("transport stdio needs a `command`, not a `url`")
 		}
-		// Placeholders resolved per request are not supported in URLs.
-		u, err := url.Parse(c.URL)
+		// Placeholders resolved per request are not supported in URLs;
+		// global ones ({env.KEY}) may stand anywhere, user info included,
+		// so the URL's shape is checked with each replaced by a word. The
+		// URL is quoted redacted: it may hold credentials.
+		u, err := url.Parse(placeholder.ReplaceAllString(c.URL, "placeholder"))
 		if err != nil {
-			return fmt.Errorf("bad url: %v", err)
+			return fmt.Errorf("url %q does not parse as a URL", RedactURL(c.URL))
 		}
 		if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return fmt.Errorf("url %q must be an absolute http:// or https:// URL", c.URL)
+			return fmt.Errorf("url %q must be an absolute http:// or https:// URL", RedactURL(c.URL))
 		}
 		if len(c.Args) > 0 || len(c.Env) > 0 || c.Dir != "" {
 			return errors.New("args, env and dir apply to stdio upstreams (`command`), not to a `url`")

@@ -38,7 +38,13 @@ type Gateway struct {
 	rebuild   chan struct{}
 	cancel    context.CancelFunc
 	done      chan struct{}
-	flagged   map[string]bool // tools whose description was reported, under rebuildMu
+
+	// Vetting (see vet.go): under rebuildMu, but for notices (read by
+	// Upstreams) and pins (their own lock).
+	vetCache *vetCache
+	noticed  map[string]map[string]bool // upstream -> notices logged
+	notices  atomic.Pointer[map[string][]string]
+	pins     pins
 
 	clients  clientSessions
 	states   atomic.Pointer[stateKey] // signs request states (requeststate.go)
@@ -87,6 +93,9 @@ type Options struct {
 	// lines (bounded). Off, only who called what, how long it took and
 	// how it ended are logged.
 	LogValues bool
+	// Pins keeps the tool pins (see pinning.go) across restarts; nil
+	// keeps them in memory only, so a restart pins every tool afresh.
+	Pins PinStorage
 	// SessionIDPrefix starts every new client session's ID (then 128
 	// random bits), and every request state the gateway hands a client,
 	// so that a load balancer in front of several gateway instances can
@@ -140,7 +149,6 @@ func New(cfg Config, upstreams []*Upstream, opts Options) (*Gateway, error) {
 		rebuild:     make(chan struct{}, 1),
 		cancel:      cancel,
 		done:        make(chan struct{}),
-		flagged:     make(map[string]bool),
 		clients:     clientSessions{byClient: make(map[*mcp.ServerSession]*clientState)},
 	}
 	if err := g.Update(cfg, upstreams, opts); err != nil {
@@ -180,6 +188,12 @@ func (g *Gateway) Update(cfg Config, upstreams []*Upstream, opts Options) error 
 		random := newStateKey("")
 		g.states.Store(&random)
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	err := g.pins.load(ctx, opts.Pins)
+	cancel()
+	if err != nil {
+		return fmt.Errorf("tool pins: %v", err)
+	}
 	s := &setup{
 		cfg:       cfg,
 		stateless: opts.Stateless,
@@ -201,6 +215,7 @@ func (g *Gateway) Update(cfg Config, upstreams []*Upstream, opts Options) error 
 	}
 	for _, u := range upstreams {
 		s.unsub = append(s.unsub, u.OnChange(g.requestRebuild), u.OnResourceUpdated(g.resourceUpdated))
+		u.SetToolLimit(cfg.ToolLimit())
 	}
 	old := g.setup.Swap(s)
 	if old != nil {
@@ -356,20 +371,9 @@ func (g *Gateway) rebuildCatalog() {
 	g.rebuildMu.Lock()
 	defer g.rebuildMu.Unlock()
 	s := g.current()
-	sources := make([]domainSource, len(s.upstreams))
-	for i, u := range s.upstreams {
-		sources[i] = domainSource{cfg: s.cfg.Upstreams[i], status: u.Status(), upstream: u, check: s.descriptionCheck()}
-	}
+	sources := g.vetSources(s)
 	c := buildCatalog(sources, AccessRule{}, s.cfg.searchOptions())
 	g.catalog.Store(c)
-	for _, name := range c.Flagged {
-		if !g.flagged[name] {
-			g.flagged[name] = true
-			g.logger.Warn("upstream tool description reads like instructions to the model (tool poisoning?); "+
-				"description_check "+s.descriptionCheck()+" applies; override it with a `tool` block if it is fine",
-				zap.String("tool", name))
-		}
-	}
 	for _, v := range g.allViews() {
 		v.update(s, sources, c)
 	}

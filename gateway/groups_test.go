@@ -44,7 +44,11 @@ func TestGroupPrecedence(t *testing.T) {
 		{Name: "deal_find"},
 		{Name: "deal_close"},
 	}
-	got := assignGroups(cfg, defs)
+	tools := make([]vettedTool, len(defs))
+	for i, d := range defs {
+		tools[i] = vettedTool{def: d, upstream: d.Name, local: d.Name}
+	}
+	got := assignGroups(cfg, tools)
 	want := []string{"admin", "people", "deal", "deal"}
 	if !slices.Equal(got, want) {
 		t.Errorf("groups = %v, want %v (config, then _meta, then inferred)", got, want)

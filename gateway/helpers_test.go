@@ -29,6 +29,9 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
+	if conn := os.Getenv(holdUpstreamEnv); conn != "" {
+		os.Exit(holdUpstream(conn)) // see supervise_test.go
+	}
 	os.Exit(m.Run())
 }
 

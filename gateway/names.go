@@ -57,7 +57,7 @@ func (c *Catalog) Lookup(name string) (*Tool, error) {
 	}
 	var folded []*Tool
 	for _, t := range c.Tools {
-		if strings.EqualFold(t.UpstreamName, name) {
+		if strings.EqualFold(t.LocalName, name) {
 			folded = append(folded, t)
 		}
 	}
@@ -90,15 +90,16 @@ func (c *Catalog) lookupQualified(name string) *Tool {
 	return nil
 }
 
-// tool finds a tool of the domain by upstream name, exactly or, failing
-// that, in other letter case when that is unambiguous.
+// tool finds a tool of the domain by its name in the catalog (LocalName),
+// exactly or, failing that, in other letter case when that is
+// unambiguous.
 func (d *Domain) tool(name string) *Tool {
 	var folded []*Tool
 	for _, t := range d.Tools {
-		if t.UpstreamName == name {
+		if t.LocalName == name {
 			return t
 		}
-		if strings.EqualFold(t.UpstreamName, name) {
+		if strings.EqualFold(t.LocalName, name) {
 			folded = append(folded, t)
 		}
 	}
@@ -113,7 +114,7 @@ func (d *Domain) tool(name string) *Tool {
 func (c *Catalog) SuggestTools(name string, n int) []string {
 	candidates := make([]string, 0, 2*len(c.Tools))
 	for _, t := range c.Tools {
-		candidates = append(candidates, t.Name, t.UpstreamName)
+		candidates = append(candidates, t.Name, t.LocalName)
 	}
 	var out []string
 	for _, i := range search.Suggest(name, candidates, 2*n) {

@@ -79,7 +79,7 @@ func (g *Gateway) observeCall(req *mcp.CallToolRequest, t *Tool, arguments json.
 	s := g.current()
 	rec := CallRecord{Outcome: callOutcome(res, failure), Duration: time.Since(start)}
 	if t != nil {
-		rec.Domain, rec.Tool = t.Domain.Name, t.UpstreamName
+		rec.Domain, rec.Tool = t.Domain.Name, t.LocalName
 	}
 	fields := []zap.Field{
 		zap.String("identity", g.requestCaller(req)),

@@ -141,7 +141,7 @@ func (v *view) exposeIn(s *setup, c *Catalog, mode string) *exposed {
 		return x
 	}
 	for _, t := range exposedTools(s, c, mode) {
-		name := s.byName[t.Domain.Name].EffectivePrefix() + t.UpstreamName
+		name := s.byName[t.Domain.Name].EffectivePrefix() + t.LocalName
 		if !claim("tool", name, t.Domain.Name) {
 			continue
 		}
@@ -152,7 +152,7 @@ func (v *view) exposeIn(s *setup, c *Catalog, mode string) *exposed {
 			continue
 		}
 		x.tools[name] = &def
-		x.routes.tools[name] = toolRoute{domain: t.Domain.Name, name: t.UpstreamName}
+		x.routes.tools[name] = toolRoute{domain: t.Domain.Name, name: t.LocalName}
 	}
 	if mode != ModePassthrough {
 		return x

@@ -17,6 +17,10 @@ type UpstreamReport struct {
 	// the first call).
 	LatencyMS float64 `json:"latency_ms"`
 	Transport string  `json:"transport"`
+	// Notices say what the gateway did to the upstream's lists (see
+	// vet.go): texts flagged or stripped as instructions to the model,
+	// tools left out.
+	Notices []string `json:"notices,omitempty"`
 }
 
 // latencyWeight is the weight of the newest call in Upstream's latency
@@ -40,6 +44,10 @@ func (u *Upstream) recordLatency(d time.Duration) {
 // Upstreams reports on the gateway's upstreams, in config order.
 func (g *Gateway) Upstreams() []UpstreamReport {
 	s := g.current()
+	var notices map[string][]string
+	if n := g.notices.Load(); n != nil {
+		notices = *n
+	}
 	out := make([]UpstreamReport, 0, len(s.upstreams))
 	for i, u := range s.upstreams {
 		st := u.Status()
@@ -51,6 +59,10 @@ func (g *Gateway) Upstreams() []UpstreamReport {
 			Reconnects:  max(u.connects.Load()-1, 0),
 			LatencyMS:   float64(u.latencyEWMA.Load()) / float64(time.Millisecond),
 			Transport:   u.conn.TransportName(),
+			Notices:     notices[s.cfg.Upstreams[i].Name],
+		}
+		if limit := s.cfg.ToolLimit(); limit > 0 {
+			r.Tools = min(r.Tools, limit) // a connection keeps one past the limit (SetToolLimit)
 		}
 		if st.LastError != nil && st.State != StateReady {
 			r.LastError = boundedText(st.LastError.Error())

@@ -7,11 +7,14 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
+	"github.com/caddy-mcp/mcp-gateway/gateway/internal/supervisor"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/zap"
 )
@@ -48,34 +51,56 @@ func newTransport(c *Connection, logger *zap.Logger, countNote func()) (mcp.Tran
 // stdioProcess is a running stdio upstream: its stdout (counted) is the
 // connection's reader, and it is the connection's writer, whose Close
 // ends the process the way the MCP spec asks: close stdin, wait, then
-// signal.
+// signal. The process is the server's supervisor (see
+// internal/supervisor), which ends the server's whole tree when asked,
+// when the server ends, or when the gateway dies, SIGKILL included.
 type stdioProcess struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	stdout io.ReadCloser
-	exited chan struct{}
+	// lifeline is the write end of the supervisor's lifeline: open as long
+	// as the process runs (and the gateway lives).
+	lifeline *os.File
+	exited   chan struct{}
+	killOnce sync.Once
 }
 
 func startStdio(c *Connection, logger *zap.Logger, countNote func()) (*stdioProcess, error) {
-	cmd := stdioCommand(c, logger)
+	cmd, err := stdioCommand(c, logger)
+	if err != nil {
+		return nil, err
+	}
+	lifeline, lifelineW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd.ExtraFiles = []*os.File{lifeline} // descriptor 3
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
+		lifeline.Close()
+		lifelineW.Close()
 		return nil, err
 	}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
+		lifeline.Close()
+		lifelineW.Close()
 		return nil, err
 	}
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	lifeline.Close() // the supervisor's now
+	if err != nil {
+		lifelineW.Close()
 		return nil, fmt.Errorf("starting %s: %w", c.Command, err)
 	}
-	p := &stdioProcess{cmd: cmd, stdin: stdin, stdout: &lineNotes{r: io.NopCloser(stdout), count: countNote}, exited: make(chan struct{})}
+	p := &stdioProcess{cmd: cmd, stdin: stdin, stdout: &lineNotes{r: io.NopCloser(stdout), count: countNote}, lifeline: lifelineW, exited: make(chan struct{})}
 	go func() {
 		err := cmd.Wait()
 		if err != nil {
 			logger.Info("stdio upstream exited", zap.Int("pid", cmd.Process.Pid), zap.Error(err))
 		}
 		close(p.exited)
+		p.lifeline.Close()
 	}()
 	return p, nil
 }
@@ -83,7 +108,7 @@ func startStdio(c *Connection, logger *zap.Logger, countNote func()) (*stdioProc
 func (p *stdioProcess) Write(b []byte) (int, error) { return p.stdin.Write(b) }
 
 // Close closes stdin, gives the process stdioTerminateWait to exit, then
-// ends its process group.
+// ends it.
 func (p *stdioProcess) Close() error {
 	err := p.stdin.Close()
 	select {
@@ -94,15 +119,43 @@ func (p *stdioProcess) Close() error {
 	return err
 }
 
-// kill ends what is left of the process group.
+// kill ends what is left of the process: the supervisor ends the server's
+// tree on SIGTERM (SIGTERM, a grace period, SIGKILL); should it not have
+// exited by then, its process group is killed.
 func (p *stdioProcess) kill() {
-	_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+	p.killOnce.Do(func() {
+		select {
+		case <-p.exited:
+			return // its pid may be another process's now
+		default:
+		}
+		_ = p.cmd.Process.Signal(syscall.SIGTERM)
+		go func() {
+			select {
+			case <-p.exited:
+			case <-time.After(supervisor.Grace + 2*time.Second):
+				_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+			}
+		}()
+	})
 }
 
-func stdioCommand(c *Connection, logger *zap.Logger) *exec.Cmd {
-	cmd := exec.Command(c.Command, c.Args...)
+// stdioCommand is the command that runs c's server under a supervisor:
+// in its own process group (so that the group can be killed if the
+// supervisor will not end), with only a minimal environment plus c's.
+func stdioCommand(c *Connection, logger *zap.Logger) (*exec.Cmd, error) {
+	server := exec.Command(c.Command, c.Args...) // resolves the program on PATH
+	if server.Err == nil && filepath.IsAbs(server.Path) {
+		// The supervisor would say so too, but only on its stderr.
+		_, server.Err = exec.LookPath(server.Path)
+	}
+	if server.Err != nil {
+		return nil, fmt.Errorf("starting %s: %w", c.Command, server.Err)
+	}
+	program, args := supervisor.Command(server.Path, c.Args)
+	cmd := exec.Command(program, args...)
 	cmd.Dir = c.Dir
-	env := make([]string, 0, len(inheritedEnv)+len(c.Env))
+	env := make([]string, 0, len(inheritedEnv)+len(c.Env)+1)
 	for _, k := range inheritedEnv {
 		if v, ok := os.LookupEnv(k); ok {
 			if _, overridden := c.Env[k]; !overridden {
@@ -118,14 +171,12 @@ func stdioCommand(c *Connection, logger *zap.Logger) *exec.Cmd {
 	for _, k := range keys {
 		env = append(env, k+"="+c.Env[k])
 	}
-	cmd.Env = env
-	// Its own process group, so that closing the upstream can end the whole
-	// tree (npx starts node as a child), and a signal if the gateway dies.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
+	cmd.Env = append(env, supervisor.Env+"=1") // the supervisor leaves it out of the server's
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if logger != nil {
 		cmd.Stderr = &stderrLogger{logger: logger}
 	}
-	return cmd
+	return cmd, nil
 }
 
 // upstreamHTTPClient sends the configured headers with every request and

@@ -102,7 +102,8 @@ type UpstreamOptions struct {
 type Upstream struct {
 	conn   Connection
 	opts   UpstreamOptions
-	logger *zap.Logger
+	logger *zap.Logger // redacts the connection's secrets
+	redact *redactor
 	client *mcp.Client
 
 	ctx     context.Context // ends with Close
@@ -131,6 +132,8 @@ type Upstream struct {
 
 	inflight atomic.Int64 // requests running on the session, for Close
 
+	toolLimit atomic.Int64 // see SetToolLimit
+
 	connects    atomic.Int64 // sessions that became ready
 	latencyEWMA atomic.Int64 // recent call latency, ns, exponentially weighted
 	// slots bound the calls in flight when the connection has a
@@ -152,10 +155,12 @@ func NewUpstream(conn Connection, opts UpstreamOptions) *Upstream {
 		opts.Logger = zap.NewNop()
 	}
 	ctx, cancel := context.WithCancel(context.Background())
+	redact := newRedactor(&conn)
 	u := &Upstream{
 		conn:      conn,
 		opts:      opts,
-		logger:    opts.Logger,
+		logger:    redact.logger(opts.Logger),
+		redact:    redact,
 		ctx:       ctx,
 		cancel:    cancel,
 		refresh:   make(chan struct{}, 1),
@@ -328,6 +333,7 @@ func (u *Upstream) run() {
 		if u.ctx.Err() != nil {
 			return
 		}
+		err = u.redact.err(err) // net/url's errors quote the URL, query and all
 		if connected {
 			backoff, failures = minBackoff, 0
 		}
@@ -512,19 +518,19 @@ func (u *Upstream) readLists(session *mcp.ClientSession) (UpstreamStatus, error)
 		caps = init.Capabilities
 	}
 	var err error
-	if st.Tools, err = listAll(ctx, toolPages(session)); err != nil {
+	if st.Tools, err = listAll(ctx, toolPages(session), u.keptTools()); err != nil {
 		return st, fmt.Errorf("listing tools: %w", err)
 	}
 	if caps.Resources != nil {
-		if st.Resources, err = listAll(ctx, resourcePages(session)); err != nil {
+		if st.Resources, err = listAll(ctx, resourcePages(session), 0); err != nil {
 			return st, fmt.Errorf("listing resources: %w", err)
 		}
-		if st.ResourceTemplates, err = listAll(ctx, templatePages(session)); err != nil {
+		if st.ResourceTemplates, err = listAll(ctx, templatePages(session), 0); err != nil {
 			return st, fmt.Errorf("listing resource templates: %w", err)
 		}
 	}
 	if caps.Prompts != nil {
-		if st.Prompts, err = listAll(ctx, promptPages(session)); err != nil {
+		if st.Prompts, err = listAll(ctx, promptPages(session), 0); err != nil {
 			return st, fmt.Errorf("listing prompts: %w", err)
 		}
 	}
@@ -534,6 +540,7 @@ func (u *Upstream) readLists(session *mcp.ClientSession) (UpstreamStatus, error)
 func (u *Upstream) setStatus(change func(*UpstreamStatus)) {
 	u.mu.Lock()
 	change(&u.status)
+	u.cutTools() // lists read while SetToolLimit was lowering the limit
 	listeners := make([]func(), 0, len(u.listeners))
 	for _, f := range u.listeners {
 		listeners = append(listeners, f)

@@ -66,7 +66,10 @@ func (e *BusyError) Error() string {
 // session: the upstream never saw the request, so retrying is safe. With
 // MaxConcurrentCalls, f waits for a free slot, and gives up with a
 // *BusyError when the timeout ends first.
-func (u *Upstream) withSession(ctx context.Context, f func(context.Context, *mcp.ClientSession) error) error {
+func (u *Upstream) withSession(ctx context.Context, f func(context.Context, *mcp.ClientSession) error) (err error) {
+	// A failed call's error reaches logs and the caller: never with the
+	// connection's secrets (see redactor).
+	defer func() { err = u.redact.err(err) }()
 	u.inflight.Add(1)
 	defer u.inflight.Add(-1)
 	timeout := u.conn.CallTimeout()

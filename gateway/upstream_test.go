@@ -78,7 +78,10 @@ func TestStdioUpstream(t *testing.T) {
 
 func TestStdioEnvironmentIsMinimal(t *testing.T) {
 	t.Setenv("GATEWAY_SECRET_FOR_TEST", "s3cret")
-	cmd := stdioCommand(&Connection{Command: "env", Env: map[string]string{"EXTRA": "1", "HOME": "/srv"}}, nil)
+	cmd, err := stdioCommand(&Connection{Command: "env", Env: map[string]string{"EXTRA": "1", "HOME": "/srv"}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	env := strings.Join(cmd.Env, "\n")
 	if strings.Contains(env, "s3cret") {
 		t.Error("a stdio upstream inherits the gateway's secrets")

@@ -25,7 +25,7 @@ func TestCaddyValidateReportsFileAndLine(t *testing.T) {
 		{"missing.Caddyfile", ":8080 {\n\tmcp_gateway {\n\t\tupstream crm {\n\t\t\tdescription CRM\n\t\t}\n\t}\n}\n",
 			"needs either a `url` (HTTP upstream) or a `command` (stdio upstream), at " + filepath.Join(dir, "missing.Caddyfile") + ":3"},
 		{"option.Caddyfile", ":8080 {\n\tmcp_gateway {\n\t\tretries 3\n\t}\n}\n",
-			`unknown mcp_gateway option "retries"; options are name, mode, pin, instructions, session_timeout, stateless, max_request_body, max_result_size, max_sessions, max_sessions_per_identity, identity, state_secret, log_values, session_id_prefix, allowed_hosts, allowed_origins, access, description_check and upstream, at ` + filepath.Join(dir, "option.Caddyfile") + ":3"},
+			`unknown mcp_gateway option "retries"; options are name, mode, pin, instructions, session_timeout, stateless, max_request_body, max_result_size, max_sessions, max_sessions_per_identity, identity, state_secret, log_values, session_id_prefix, allowed_hosts, allowed_origins, search, access, description_check, on_tool_change, max_tools_per_upstream, max_tool_size and upstream, at ` + filepath.Join(dir, "option.Caddyfile") + ":3"},
 		// Two unnamed gateways in one config would share one gateway.
 		{"two.Caddyfile", ":8080 {\n\tmcp_gateway {\n\t\tmode passthrough\n\t\tupstream crm http://127.0.0.1:1/mcp\n\t}\n}\n:8081 {\n\tmcp_gateway {\n\t\tupstream crm http://127.0.0.1:1/mcp\n\t}\n}\n",
 			"two mcp_gateway handlers in this config are named \"default\"; give each its own `name`"},

@@ -1,0 +1,201 @@
+package gateway
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+)
+
+// Redacted replaces a secret wherever the gateway shows or logs text that
+// could hold one.
+const Redacted = "REDACTED"
+
+// RedactURL is raw as an operator may see it: scheme, host, port and path
+// as they are; the user info and every query value replaced by REDACTED
+// (the query's keys stay, so "?api_key=REDACTED" still says what was
+// there); no fragment. Text that does not parse as a URL is cut to its
+// scheme and host, or to nothing.
+//
+// Every URL of an upstream that reaches an error, a log line, a metric,
+// the admin API or the operator page goes through it: a URL's query and
+// user info are where credentials go when an upstream takes no header.
+func RedactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		scheme, rest, ok := strings.Cut(raw, "://")
+		if !ok {
+			return Redacted
+		}
+		host, _, _ := strings.Cut(rest, "/")
+		if _, after, ok := strings.Cut(host, "@"); ok {
+			host = Redacted + "@" + after
+		}
+		host, _, _ = strings.Cut(host, "?")
+		return scheme + "://" + host + "/" + Redacted
+	}
+	if u.User != nil {
+		u.User = url.User(Redacted)
+	}
+	if u.RawQuery != "" {
+		q := u.Query()
+		parts := make([]string, 0, len(q))
+		for _, k := range slices.Sorted(maps.Keys(q)) {
+			parts = append(parts, url.QueryEscape(k)+"="+Redacted)
+		}
+		u.RawQuery = strings.Join(parts, "&")
+	}
+	u.Fragment, u.RawFragment = "", ""
+	return u.String()
+}
+
+// urlInText finds URLs in free text (an error's message quotes the URL
+// it failed on, as net/url does: Post "http://host/mcp?key=...": ...).
+var urlInText = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]{1,15}://[^\s"'<>` + "`" + `]+`)
+
+// minScrubbedSecret is the shortest configured value scrubbed from text
+// by value: shorter ones ("1", "yes") would mangle ordinary words.
+const minScrubbedSecret = 6
+
+// A redactor removes one upstream connection's secrets from text: every
+// URL in the text is redacted (RedactURL), and every configured secret
+// value (the URL's user info and query values, header values, and a
+// header value's credential after its scheme, "Bearer <token>") is
+// replaced by REDACTED wherever it appears, as an upstream's error
+// message may quote what it was sent.
+type redactor struct {
+	secrets []string // longest first, so a value containing another goes whole
+}
+
+// newRedactor gathers c's secrets.
+func newRedactor(c *Connection) *redactor {
+	var secrets []string
+	add := func(s string) {
+		if len(s) >= minScrubbedSecret && !slices.Contains(secrets, s) {
+			secrets = append(secrets, s)
+			if e := url.QueryEscape(s); e != s {
+				secrets = append(secrets, e)
+			}
+		}
+	}
+	if u, err := url.Parse(c.URL); err == nil {
+		if u.User != nil {
+			// A user name alone is the credential of https://token@host.
+			if p, ok := u.User.Password(); ok {
+				add(p)
+			} else {
+				add(u.User.Username())
+			}
+		}
+		for _, vs := range u.Query() {
+			for _, v := range vs {
+				add(v)
+			}
+		}
+	}
+	for _, vs := range c.Headers {
+		for _, v := range vs {
+			add(v)
+			if _, cred, ok := strings.Cut(v, " "); ok {
+				add(strings.TrimSpace(cred))
+			}
+		}
+	}
+	slices.SortFunc(secrets, func(a, b string) int { return len(b) - len(a) })
+	return &redactor{secrets: secrets}
+}
+
+// text is s with URLs redacted and the connection's secrets replaced.
+func (r *redactor) text(s string) string {
+	s = urlInText.ReplaceAllStringFunc(s, RedactURL)
+	for _, secret := range r.secrets {
+		s = strings.ReplaceAll(s, secret, Redacted)
+	}
+	return s
+}
+
+// err is err with its message redacted (nil stays nil). errors.Is and
+// errors.As still see the original: only its text changes.
+func (r *redactor) err(err error) error {
+	if err == nil {
+		return nil
+	}
+	if _, done := err.(*redactedError); done {
+		return err
+	}
+	return &redactedError{msg: r.text(err.Error()), err: err}
+}
+
+// redactedError is an error whose message has been redacted.
+type redactedError struct {
+	msg string
+	err error
+}
+
+func (e *redactedError) Error() string { return e.msg }
+func (e *redactedError) Unwrap() error { return e.err }
+
+// logger is l with every message and field it writes redacted: the
+// connection's logs (its errors, a stdio server's stderr, its log
+// messages) can never print its secrets.
+func (r *redactor) logger(l *zap.Logger) *zap.Logger {
+	return l.WithOptions(zap.WrapCore(func(c zapcore.Core) zapcore.Core { return &redactingCore{Core: c, r: r} }))
+}
+
+// redactingCore redacts entries and fields on their way to its Core.
+type redactingCore struct {
+	zapcore.Core
+	r *redactor
+}
+
+func (c *redactingCore) With(fields []zapcore.Field) zapcore.Core {
+	return &redactingCore{Core: c.Core.With(c.r.fields(fields)), r: c.r}
+}
+
+func (c *redactingCore) Check(e zapcore.Entry, ce *zapcore.CheckedEntry) *zapcore.CheckedEntry {
+	if c.Enabled(e.Level) {
+		return ce.AddCore(e, c)
+	}
+	return ce
+}
+
+func (c *redactingCore) Write(e zapcore.Entry, fields []zapcore.Field) error {
+	e.Message = c.r.text(e.Message)
+	return c.Core.Write(e, c.r.fields(fields))
+}
+
+// fields redacts what a field can carry as text: strings, byte strings,
+// errors, Stringers and reflected values (as their JSON).
+func (r *redactor) fields(fields []zapcore.Field) []zapcore.Field {
+	out := make([]zapcore.Field, len(fields))
+	for i, f := range fields {
+		switch f.Type {
+		case zapcore.StringType:
+			f.String = r.text(f.String)
+		case zapcore.ByteStringType:
+			f = zap.String(f.Key, r.text(string(f.Interface.([]byte))))
+		case zapcore.ErrorType:
+			if err, ok := f.Interface.(error); ok {
+				f = zap.String(f.Key, r.text(err.Error()))
+			}
+		case zapcore.StringerType:
+			if s, ok := f.Interface.(fmt.Stringer); ok {
+				f = zap.String(f.Key, r.text(s.String()))
+			}
+		case zapcore.ReflectType:
+			b, err := json.Marshal(f.Interface)
+			if err != nil {
+				b = []byte(fmt.Sprint(f.Interface))
+			}
+			f = zap.String(f.Key, r.text(string(b)))
+		}
+		out[i] = f
+	}
+	return out
+}
