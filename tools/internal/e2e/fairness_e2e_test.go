@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -359,6 +360,10 @@ func postAnswer(t *testing.T, url string, headers map[string]string, body string
 
 // countProcessesWithEnv counts the processes whose environment holds
 // entry.
+//
+// The supervisor each stdio upstream runs under (it carries the upstream's
+// environment, and MCP_GATEWAY_SUPERVISE=1) is not counted: it is the
+// gateway's, not the upstream's.
 func countProcessesWithEnv(entry string) int {
 	n := 0
 	envs, _ := filepath.Glob("/proc/[0-9]*/environ")
@@ -367,11 +372,9 @@ func countProcessesWithEnv(entry string) int {
 		if err != nil {
 			continue
 		}
-		for _, e := range strings.Split(string(b), "\x00") {
-			if e == entry {
-				n++
-				break
-			}
+		vars := strings.Split(string(b), "\x00")
+		if slices.Contains(vars, entry) && !slices.Contains(vars, "MCP_GATEWAY_SUPERVISE=1") {
+			n++
 		}
 	}
 	return n
