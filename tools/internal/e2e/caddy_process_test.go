@@ -3,7 +3,6 @@ package e2e
 import (
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -111,21 +110,11 @@ http://127.0.0.1:{HTTP_PORT} {
 	}
 }
 
-// findProcessWithEnv returns the pid of a process whose environment holds
-// entry, or 0.
+// findProcessWithEnv returns the pid of a process of a stdio upstream
+// whose environment holds entry, or 0.
 func findProcessWithEnv(entry string) int {
-	procs, _ := filepath.Glob("/proc/[0-9]*/environ")
-	for _, p := range procs {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			continue
-		}
-		for _, e := range strings.Split(string(b), "\x00") {
-			if e == entry {
-				pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(p)))
-				return pid
-			}
-		}
+	if pids := testenv.UpstreamProcessesWithEnv(entry); len(pids) > 0 {
+		return pids[0]
 	}
 	return 0
 }

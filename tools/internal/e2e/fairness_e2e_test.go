@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -358,28 +356,6 @@ func postAnswer(t *testing.T, url string, headers map[string]string, body string
 	return resp.StatusCode, b.String()
 }
 
-// countProcessesWithEnv counts the processes whose environment holds
-// entry.
-//
-// The supervisor each stdio upstream runs under (it carries the upstream's
-// environment, and MCP_GATEWAY_SUPERVISE=1) is not counted: it is the
-// gateway's, not the upstream's.
-func countProcessesWithEnv(entry string) int {
-	n := 0
-	envs, _ := filepath.Glob("/proc/[0-9]*/environ")
-	for _, p := range envs {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			continue
-		}
-		vars := strings.Split(string(b), "\x00")
-		if slices.Contains(vars, entry) && !slices.Contains(vars, "MCP_GATEWAY_SUPERVISE=1") {
-			n++
-		}
-	}
-	return n
-}
-
 // TestPerClientStdioProcessesAreBounded: a stdio upstream with session
 // per_client and max_client_sessions 3 runs, whatever the number of
 // clients, its shared process (the catalog's) and at most 3 of clients'
@@ -410,7 +386,7 @@ func TestPerClientStdioProcessesAreBounded(t *testing.T) {
 	for i := range sessions {
 		sessions[i] = connectGo(t, url, nil, testenv.SessionRevision)
 	}
-	if n := countProcessesWithEnv(marker); n != 1 {
+	if n := len(testenv.UpstreamProcessesWithEnv(marker)); n != 1 {
 		t.Errorf("%d processes of the upstream before any call, want 1 (the shared one)", n)
 	}
 
@@ -420,7 +396,7 @@ func TestPerClientStdioProcessesAreBounded(t *testing.T) {
 	go func() {
 		defer close(watched)
 		for {
-			most = max(most, countProcessesWithEnv(marker))
+			most = max(most, len(testenv.UpstreamProcessesWithEnv(marker)))
 			select {
 			case <-done:
 				return
@@ -480,16 +456,16 @@ func TestPerClientStdioProcessesAreBounded(t *testing.T) {
 	}
 	sessions[first].Close()
 	deadline := time.Now().Add(10 * time.Second)
-	for countProcessesWithEnv(marker) > 3 && time.Now().Before(deadline) {
+	for len(testenv.UpstreamProcessesWithEnv(marker)) > 3 && time.Now().Before(deadline) {
 		time.Sleep(50 * time.Millisecond)
 	}
-	if n := countProcessesWithEnv(marker); n != 3 {
+	if n := len(testenv.UpstreamProcessesWithEnv(marker)); n != 3 {
 		t.Errorf("%d processes of the upstream after a client left, want 3", n)
 	}
 	if text, code, err := executeOutcome(sessions[refused], "local.people_search", map[string]any{"name": "ada"}); err != nil || code != "" {
 		t.Errorf("a refused client's call once a place is free: %q %q %v", code, text, err)
 	}
-	if n := countProcessesWithEnv(marker); n > 4 {
+	if n := len(testenv.UpstreamProcessesWithEnv(marker)); n > 4 {
 		t.Errorf("%d processes of the upstream, want at most 4", n)
 	}
 }

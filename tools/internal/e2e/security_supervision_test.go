@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -14,26 +13,6 @@ import (
 	"github.com/caddy-mcp/mcp-gateway/tools/internal/procs"
 	"github.com/caddy-mcp/mcp-gateway/tools/internal/testenv"
 )
-
-// processesWith lists the processes whose environment holds entry.
-func processesWith(entry string) []int {
-	var pids []int
-	environs, _ := filepath.Glob("/proc/[0-9]*/environ")
-	for _, path := range environs {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			continue
-		}
-		for _, e := range strings.Split(string(b), "\x00") {
-			if e == entry {
-				pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(path)))
-				pids = append(pids, pid)
-				break
-			}
-		}
-	}
-	return pids
-}
 
 // TestSecuritySupervisionSIGKILL runs a real Caddy whose stdio upstream is
 // the npm memory server started by a shell that first starts a background
@@ -57,7 +36,7 @@ func TestSecuritySupervisionSIGKILL(t *testing.T) {
 }
 `, filepath.Join(t.TempDir(), "memory.jsonl"), strings.TrimPrefix(marker, "TREE_MARKER=")))
 	t.Cleanup(func() {
-		for _, pid := range processesWith(marker) {
+		for _, pid := range testenv.ProcessesWithEnv(marker) {
 			syscall.Kill(pid, syscall.SIGKILL)
 		}
 	})
@@ -66,7 +45,7 @@ func TestSecuritySupervisionSIGKILL(t *testing.T) {
 		return err == nil && strings.Contains(body, `"state": "ready"`)
 	})
 	// node, sleep, the setsid sleep (and the supervisor).
-	if n := len(processesWith(marker)); n < 3 {
+	if n := len(testenv.ProcessesWithEnv(marker)); n < 3 {
 		t.Fatalf("%d processes of the upstream's tree, want at least 3", n)
 	}
 
@@ -74,7 +53,7 @@ func TestSecuritySupervisionSIGKILL(t *testing.T) {
 	<-caddy.Exited()
 	killed := time.Now()
 	for {
-		left := processesWith(marker)
+		left := testenv.ProcessesWithEnv(marker)
 		if len(left) == 0 {
 			t.Logf("the upstream's tree was gone %s after Caddy's SIGKILL", time.Since(killed).Round(time.Millisecond))
 			return
