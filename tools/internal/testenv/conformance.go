@@ -63,28 +63,10 @@ func RunConformance(t testing.TB, url string, scenarios ...string) ConformanceRe
 			runs = append(runs, []string{"--scenario", s})
 		}
 	}
-	for _, extra := range runs {
-		out := t.TempDir()
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-		args := append([]string{suite, "server", "--url", url, "-o", out}, extra...)
-		b, _ := exec.CommandContext(ctx, node, args...).CombinedOutput()
-		cancel()
-		res.Output += string(b)
-		dirs, _ := os.ReadDir(out)
-		for _, d := range dirs {
-			scenario := timestampSuffix.ReplaceAllString(strings.TrimPrefix(d.Name(), "server-"), "")
-			data, err := os.ReadFile(filepath.Join(out, d.Name(), "checks.json"))
-			if err != nil {
-				continue
-			}
-			var checks []struct{ ID, Status string }
-			if err := json.Unmarshal(data, &checks); err != nil {
-				t.Fatalf("reading %s: %v", d.Name(), err)
-			}
-			for _, c := range checks {
-				res.Checks[scenario+"/"+c.ID] = c.Status
-			}
-		}
+	checks, output := runSuite(t, node, suite, url, runs, 10*time.Minute)
+	res.Output = output
+	for _, c := range checks {
+		res.Checks[c.Scenario+"/"+c.ID] = c.Status
 	}
 	if len(res.Checks) == 0 {
 		t.Fatalf("the conformance suite reported no checks:\n%s", res.Output)
@@ -163,13 +145,28 @@ func RunConformance2026(t testing.TB, url string, scenarios ...string) Conforman
 			runs = append(runs, []string{"--scenario", s, "--spec-version", Revision2026})
 		}
 	}
+	res.Checks, res.Output = runSuite(t, node, suite, url, runs, 5*time.Minute)
+	if len(res.Checks) == 0 {
+		t.Fatalf("the conformance suite reported no checks:\n%s", res.Output)
+	}
+	return res
+}
+
+// runSuite runs a conformance suite (its dist/index.js, with node)
+// against the server at url, once per argument list of runs, each within
+// timeout, and returns every check the runs reported, with the suite's
+// output.
+func runSuite(t testing.TB, node, suite, url string, runs [][]string, timeout time.Duration) ([]ConformanceCheck, string) {
+	t.Helper()
+	var checks []ConformanceCheck
+	var output strings.Builder
 	for _, extra := range runs {
 		out := t.TempDir()
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		args := append([]string{suite, "server", "--url", url, "-o", out}, extra...)
 		b, _ := exec.CommandContext(ctx, node, args...).CombinedOutput()
 		cancel()
-		res.Output += string(b)
+		output.Write(b)
 		dirs, _ := os.ReadDir(out)
 		for _, d := range dirs {
 			scenario := timestampSuffix.ReplaceAllString(strings.TrimPrefix(d.Name(), "server-"), "")
@@ -177,22 +174,19 @@ func RunConformance2026(t testing.TB, url string, scenarios ...string) Conforman
 			if err != nil {
 				continue
 			}
-			var checks []struct {
+			var got []struct {
 				ID, Status   string
 				ErrorMessage string `json:"errorMessage"`
 			}
-			if err := json.Unmarshal(data, &checks); err != nil {
+			if err := json.Unmarshal(data, &got); err != nil {
 				t.Fatalf("reading %s: %v", d.Name(), err)
 			}
-			for _, c := range checks {
-				res.Checks = append(res.Checks, ConformanceCheck{Scenario: scenario, ID: c.ID, Status: c.Status, Message: c.ErrorMessage})
+			for _, c := range got {
+				checks = append(checks, ConformanceCheck{Scenario: scenario, ID: c.ID, Status: c.Status, Message: c.ErrorMessage})
 			}
 		}
 	}
-	if len(res.Checks) == 0 {
-		t.Fatalf("the conformance suite reported no checks:\n%s", res.Output)
-	}
-	return res
+	return checks, output.String()
 }
 
 // requiredServerScenarios reads the top-level `server:` list of a
