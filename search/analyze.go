@@ -43,6 +43,9 @@ func wordTerms(words []string, stems *stemCache) []string {
 // parts.
 func brandTerms(text string, stems *stemCache) []string {
 	var out []string
+	if isOff("brand-terms") {
+		return nil
+	}
 	eachBrandWord(text, func(_, _ int, first, second string) {
 		out = append(out, stems.stem(first+second))
 	})

@@ -83,7 +83,7 @@ func glossOf(word string) (string, bool) {
 // characters it does not know are skipped. Text without Han characters
 // gives "".
 func englishGloss(text string) string {
-	if isASCII(text) || !strings.ContainsFunc(text, isHan) {
+	if isASCII(text) || !strings.ContainsFunc(text, isHan) || isOff("gloss") {
 		return ""
 	}
 	var out strings.Builder

@@ -16,7 +16,7 @@ func saidPlainly(text string) string {
 			i += n - 1
 			continue
 		}
-		if words[i] == "different" && i+1 < len(words) && !comparingWords[words[i+1]] {
+		if words[i] == "different" && !isOff("different-as-unique") && i+1 < len(words) && !comparingWords[words[i+1]] {
 			out = append(out, "unique")
 			continue
 		}
@@ -33,6 +33,9 @@ var comparingWords = wordSet("from between than to with")
 // words that begins at words[i], the longer first, or n == 0 if none
 // does.
 func idiomAt(words []string, i int) (meaning string, n int) {
+	if isOff("idioms") {
+		return "", 0
+	}
 	for size := 4; size >= 2; size-- {
 		if i+size <= len(words) {
 			if w, ok := idioms[strings.Join(words[i:i+size], " ")]; ok {

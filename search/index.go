@@ -62,14 +62,14 @@ func NewIndexWith(docs []Document, opts Options) *Index {
 	ix := &Index{
 		n:             len(docs),
 		vocab:         make(map[string]int32),
-		synonyms:      synonymsByStem,
+		synonyms:      lexiconSynonyms(),
 		docNameWords:  make([]string, len(docs)),
 		docParamWords: make([]string, len(docs)),
 		docDomain:     make([]int32, len(docs)),
 		scratch:       new(sync.Pool),
 	}
 	if len(opts.Synonyms) > 0 {
-		ix.synonyms = withSynonymGroups(synonymsByStem, opts.Synonyms)
+		ix.synonyms = withSynonymGroups(ix.synonyms, opts.Synonyms)
 	}
 	ix.signals = make([]signalDocs, len(signals))
 	for i, s := range signals {
@@ -250,7 +250,7 @@ func (ix *Index) Search(req Request) (hits []Hit, total int) {
 	// none is longer than the catalog: so Offset+Limit cannot overflow.
 	req.Offset = min(max(req.Offset, 0), ix.n)
 	req.Limit = min(max(req.Limit, 0), ix.n)
-	if steps := splitSteps(req.Text); len(steps) > 1 {
+	if steps := splitSteps(req.Text); len(steps) > 1 && !isOff("steps") {
 		return ix.searchSteps(req, steps)
 	}
 	return ix.rank(req, false)

@@ -38,6 +38,12 @@ var (
 	idioms = mustParse(parseIdioms(lexiconFile("idioms.txt")))
 )
 
+// isRequestWord reports whether a stem is one of requestWords, which
+// queries drop.
+func isRequestWord(stem string) bool {
+	return requestWords[stem] && !isOff("request-words")
+}
+
 // synonymWeight discounts a match through the thesaurus against the
 // word itself.
 const synonymWeight = 0.5
@@ -133,6 +139,15 @@ func addSynonymGroups(out map[string][]string, groups []string) map[string][]str
 		}
 	}
 	return out
+}
+
+// lexiconSynonyms are the thesaurus's synonyms by stem (none when it is
+// switched off, see ablation.go).
+func lexiconSynonyms() map[string][]string {
+	if isOff("thesaurus") {
+		return map[string][]string{}
+	}
+	return synonymsByStem
 }
 
 // withSynonymGroups is base with more groups: a copy, base unchanged.

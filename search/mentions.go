@@ -16,6 +16,9 @@ import "strings"
 // toolNameMentions is the set of the names of docs of more than one word.
 func toolNameMentions(docs []Document) map[string]bool {
 	names := make(map[string]bool)
+	if isOff("mentions") {
+		return names
+	}
 	for i := range docs {
 		if n := docs[i].Name; isCompoundIdentifier(n) {
 			names[n] = true

@@ -39,6 +39,16 @@ var signals = []signal{
 	conversion{},
 }
 
+// signalOff says, by place in signals, which are switched off (see
+// ablation.go).
+var signalOff = func() []bool {
+	out := make([]bool, len(signals))
+	for i, s := range signals {
+		out[i] = isOff(ablationName(s.name()))
+	}
+	return out
+}()
+
 // signalDocs is a signal's Doc side: its facts about each document.
 type signalDocs interface {
 	// analyze records the facts of document i from the document and its
@@ -112,6 +122,9 @@ type activeSignal struct {
 func (r *ranking) signalQueries() []activeSignal {
 	var out []activeSignal
 	for i, s := range r.ix.signals {
+		if signalOff[i] {
+			continue
+		}
 		if q := s.query(r); q != nil {
 			out = append(out, activeSignal{name: signals[i].name(), q: q})
 		}

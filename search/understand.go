@@ -128,20 +128,23 @@ const (
 // A partReader reads a request's text (what the readers before it left
 // of it): it may take a part out, returning the rest, and sets the texts
 // of its parts in r.
-type partReader func(ix *Index, r *reading, text string) (rest string)
+type partReader struct {
+	name string // its name in ablationParts
+	read func(ix *Index, r *reading, text string) (rest string)
+}
 
 // partReaders, in order: each sees the text the ones before it left.
 var partReaders = []partReader{
-	readLocators,
-	readQuoted,
-	readIdentifiers,
-	readSearchedFor,
-	readColonContent,
-	readJourneyEnds,
-	readBrandWords,
-	readValueKinds,
-	readCompounds,
-	readGloss,
+	{"locators", readLocators},
+	{"quoted", readQuoted},
+	{"identifiers", readIdentifiers},
+	{"searched-for", readSearchedFor},
+	{"colon-content", readColonContent},
+	{"journey-ends", readJourneyEnds},
+	{"brand-words", readBrandWords},
+	{"value-kinds", readValueKinds},
+	{"compounds", readCompounds},
+	{"gloss", readGloss},
 }
 
 // A wordRule weighs some of a request's main words less. Each reads the
@@ -177,20 +180,25 @@ func (ix *Index) parse(text string, required []string) *reading {
 			req[t] = true
 		}
 	}
-	for _, read := range partReaders {
-		text = read(ix, r, text)
+	for _, reader := range partReaders {
+		if !isOff(reader.name) {
+			text = reader.read(ix, r, text)
+		}
 	}
 	english := englishStems(text, ix.stems)
 	var picks []func(string) bool
 	var rules []*wordRule
 	for _, rule := range wordRules {
+		if off != nil && isOff(ablationName(rule.name)) {
+			continue
+		}
 		if pick := rule.pick(ix, text); pick != nil {
 			picks, rules = append(picks, pick), append(rules, rule)
 		}
 	}
 	seen := make(map[string]bool)
 	for _, t := range terms(saidPlainly(text), ix.stems) {
-		if seen[t] || len(r.terms) == maxQueryTerms || requestWords[t] {
+		if seen[t] || len(r.terms) == maxQueryTerms || isRequestWord(t) {
 			continue
 		}
 		seen[t] = true
@@ -219,7 +227,7 @@ func (ix *Index) parse(text string, required []string) *reading {
 	}
 	for p := partText + 1; p < numParts; p++ {
 		for _, t := range terms(r.parts[p], ix.stems) {
-			if seen[t] || len(r.terms) == maxQueryTerms || requestWords[t] {
+			if seen[t] || len(r.terms) == maxQueryTerms || isRequestWord(t) {
 				continue
 			}
 			seen[t] = true

@@ -4,7 +4,9 @@ package livemcpbench_test
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
+	"os"
 	"testing"
 
 	"github.com/caddy-mcp/mcp-gateway/internal/retrieval"
@@ -13,7 +15,45 @@ import (
 	"github.com/caddy-mcp/mcp-gateway/tools/internal/procs"
 )
 
-var sealed = flag.Bool("sealed", false, "measure sealed catalogs too (go test -tags quality ... -args -sealed)")
+var (
+	sealed   = flag.Bool("sealed", false, "measure sealed catalogs too (go test -tags quality ... -args -sealed)")
+	rankings = flag.String("rankings", "", "write each task's ranking to this file, a JSON object a line (see rankedTask), for comparing two rankings request by request (bench/ablation)")
+)
+
+// rankedTask is a line of the -rankings file: one task, where the gateway
+// and plain BM25 put its first gold tool (1 to 10; 0 for nowhere in the
+// first ten), and the gateway's first three tools.
+type rankedTask struct {
+	Catalog string   `json:"catalog"`
+	Set     string   `json:"set"`
+	ID      string   `json:"id"`
+	Query   string   `json:"query"`
+	Gold    []string `json:"gold"`
+	Rank    int      `json:"rank"`
+	BM25    int      `json:"bm25"`
+	Top     []string `json:"top"`
+}
+
+// firstGold is the place, from 1, of the first gold tool of task in a
+// ranking of names (each counted at its first place, as retrieval.Evaluate
+// counts them); 0 if it holds none.
+func firstGold(task livemcpbench.Task, names []string) int {
+	seen := make(map[string]bool)
+	place := 0
+	for _, n := range names {
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		place++
+		for _, g := range task.Tools {
+			if g == n {
+				return place
+			}
+		}
+	}
+	return 0
+}
 
 // floor is the least a task set's figures may fall to.
 type floor struct {
@@ -53,16 +93,29 @@ func TestRetrievalQuality(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var out *json.Encoder
+	if *rankings != "" {
+		f, err := os.Create(*rankings)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer func() {
+			if err := f.Close(); err != nil {
+				t.Error(err)
+			}
+		}()
+		out = json.NewEncoder(f)
+	}
 	for _, c := range all {
 		if c.Sealed && !*sealed {
 			t.Logf("%s: sealed, measured only with -sealed", c.Name)
 			continue
 		}
-		t.Run(c.Name, func(t *testing.T) { measureCatalog(t, c) })
+		t.Run(c.Name, func(t *testing.T) { measureCatalog(t, c, out) })
 	}
 }
 
-func measureCatalog(t *testing.T, c *catalogs.Catalog) {
+func measureCatalog(t *testing.T, c *catalogs.Catalog, out *json.Encoder) {
 	servers, err := c.Servers()
 	if err != nil {
 		t.Fatal(err)
@@ -94,6 +147,13 @@ func measureCatalog(t *testing.T, c *catalogs.Catalog) {
 			}
 			ours = append(ours, livemcpbench.TaskNames(task, refs))
 			plain = append(plain, livemcpbench.TaskNames(task, base.RankRefs(task.Query, 10)))
+			if out != nil {
+				o, p := ours[len(ours)-1], plain[len(plain)-1]
+				line := rankedTask{Catalog: c.Name, Set: set, ID: task.ID, Query: task.Query, Gold: task.Tools, Rank: firstGold(task, o), BM25: firstGold(task, p), Top: o[:min(3, len(o))]}
+				if err := out.Encode(line); err != nil {
+					t.Fatal(err)
+				}
+			}
 		}
 		mo, mb := retrieval.Evaluate(tasks, ours), retrieval.Evaluate(tasks, plain)
 		t.Logf("%s, %s tasks (%d tools in %d servers)\n%s\n%s\n%s", c.Name, set, n, len(servers), retrieval.Header(), mb.Row("plain BM25"), mo.Row("gateway discover_tools"))
