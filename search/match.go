@@ -45,7 +45,6 @@ const (
 	matchExact matchKind = iota
 	matchPrefix
 	matchCompoundPart
-	matchShorter
 	matchSibling
 	matchTypo
 	matchSynonym
@@ -56,7 +55,6 @@ func (k matchKind) String() string {
 		matchExact:        "the word",
 		matchPrefix:       "a longer word it begins",
 		matchCompoundPart: "a word it is made of",
-		matchShorter:      "a shorter word that begins it",
 		matchSibling:      "a sibling (its stem with another ending)",
 		matchTypo:         "one typo away",
 		matchSynonym:      "a synonym",
@@ -106,12 +104,6 @@ func (ix *Index) expand(t string, english bool) []termMatch {
 		right, rok := ix.vocab[t[i:]]
 		if lok && rok {
 			out = append(out, termMatch{id: left, weight: prefixWeight, how: matchCompoundPart}, termMatch{id: right, weight: prefixWeight, how: matchCompoundPart})
-			break
-		}
-	}
-	for n := len(t) - 1; n >= max(minFuzzyLen, (len(t)*2+2)/3) && !isOff("shorter"); n-- {
-		if id, ok := ix.vocab[t[:n]]; ok {
-			out = append(out, termMatch{id: id, weight: prefixWeight, how: matchShorter})
 			break
 		}
 	}

@@ -36,7 +36,6 @@ var signals = []signal{
 	placedItem{},
 	askedFor{},
 	counted{},
-	conversion{},
 }
 
 // signalOff says, by place in signals, which are switched off (see

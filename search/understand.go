@@ -65,10 +65,8 @@ const (
 	partCompound
 	partLocatorName
 	partQuoted
-	partIdentifier
 	partSearchedFor
 	partColonContent
-	partJourneyEnds
 	partLocatorKind
 	partValueKind
 	partBrandPart
@@ -90,10 +88,8 @@ var requestParts = [numParts]struct {
 	partCompound:     {"words run together", compoundWeight},
 	partLocatorName:  {"the name in a path or URL", payloadWeight},
 	partQuoted:       {"quoted text", payloadWeight},
-	partIdentifier:   {"an identifier", payloadWeight},
 	partSearchedFor:  {"what to search for", payloadWeight},
 	partColonContent: {"the content after a colon", payloadWeight},
-	partJourneyEnds:  {"the ends of a journey", payloadWeight},
 	partLocatorKind:  {"what a path or URL points at", locatorWeight},
 	partValueKind:    {"what a value is", locatorWeight},
 	partBrandPart:    {"a part of a brand word", brandPartWeight},
@@ -137,10 +133,8 @@ type partReader struct {
 var partReaders = []partReader{
 	{"locators", readLocators},
 	{"quoted", readQuoted},
-	{"identifiers", readIdentifiers},
 	{"searched-for", readSearchedFor},
 	{"colon-content", readColonContent},
-	{"journey-ends", readJourneyEnds},
 	{"brand-words", readBrandWords},
 	{"value-kinds", readValueKinds},
 	{"compounds", readCompounds},
@@ -164,10 +158,8 @@ type wordRule struct {
 
 // wordRules, in the order they weigh a word.
 var wordRules = []*wordRule{
-	&lightVerbRule,
 	&framingVerbRule,
 	&placeRule,
-	&stateRule,
 	&clauseVerbRule,
 }
 
@@ -276,12 +268,6 @@ func readQuoted(_ *Index, r *reading, text string) string {
 	return rest
 }
 
-func readIdentifiers(_ *Index, r *reading, text string) string {
-	rest, idents := splitIdentifiers(text)
-	r.parts[partIdentifier] = idents
-	return rest
-}
-
 func readSearchedFor(_ *Index, r *reading, text string) string {
 	rest, searched := splitSearchedFor(text)
 	r.parts[partSearchedFor] = searched
@@ -291,12 +277,6 @@ func readSearchedFor(_ *Index, r *reading, text string) string {
 func readColonContent(_ *Index, r *reading, text string) string {
 	rest, content := splitColonContent(text)
 	r.parts[partColonContent] = content
-	return rest
-}
-
-func readJourneyEnds(_ *Index, r *reading, text string) string {
-	rest, ends := splitJourneyEnds(text)
-	r.parts[partJourneyEnds] = ends
 	return rest
 }
 
