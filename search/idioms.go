@@ -3,9 +3,9 @@ package search
 import "strings"
 
 // saidPlainly returns the words of text with each idiom it holds put as
-// the word a tool would use ("get rid of my note" becomes "delete my
-// note"). The idiom's own words go: "trading" in "what is it trading at"
-// is no request for a tool that trades. "Different" before a thing says
+// the word a tool would use ("pull up my note" becomes "open my note").
+// The idiom's own words go: "much" in "how much is it" is no request for
+// a tool about amounts. "Different" before a thing says
 // "unique": "3 different winners" asks for distinct ones, no difference.
 func saidPlainly(text string) string {
 	words := Words(text)

@@ -224,8 +224,7 @@ type activeTerm struct {
 	// out: its weight, less for a place word (see placeWords).
 	nameWeight float64
 	// nameScale scales its frequency in documents whose name holds it:
-	// less than 1 for a place word (see placeWords) and a word that says
-	// a state (see openAsState).
+	// less than 1 for a place word (see placeWords).
 	nameScale float64
 	bits      uint64
 	// word is the query word it is scored for: the one it matches with

@@ -243,9 +243,8 @@ func requestIntent(text string) intent {
 
 // requestVerb is the verb a request's words say first, at i (see
 // firstRequestWord): the word there, or the first word of what the idiom
-// it begins means ("get rid of" deletes, "start a new" creates, "send a
-// GET request" neither reads nor changes), but for a question ("how big
-// is it" asks).
+// it begins means ("start a new" creates, "pull up" opens), but for a
+// question ("how many are there" asks).
 func requestVerb(words []string, i int) string {
 	w := words[i]
 	if meaning, n := idiomAt(words, i); n > 0 && !askingWords[w] {

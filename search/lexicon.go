@@ -16,7 +16,7 @@ import (
 //	stopwords.txt     words of no meaning of their own, any number a line
 //	requestwords.txt  words requests are wrapped in ("please", "help me")
 //	thesaurus.txt     groups of words that mean the same, one a line
-//	idioms.txt        "phrase = meaning", one a line ("get rid of = delete")
+//	idioms.txt        "phrase = meaning", one a line ("look up = lookup")
 //
 // An operator adds thesaurus groups of their own (Options.Synonyms, in
 // the thesaurus's format; see ParseSynonyms).
