@@ -23,6 +23,8 @@ type Index struct {
 	// postingFields are, parallel to postings, the fields each document
 	// holds the term in: for explanations.
 	postingFields [][]fieldSet
+	// ownDF is, by term id, idf's document frequency (see countOwnDF).
+	ownDF []float32
 	// synonyms maps a stem to the stems of its synonyms: the lexicon's
 	// thesaurus and the operator's groups (see Options).
 	synonyms map[string][]string
