@@ -110,6 +110,25 @@ func (r *ranking) numberedItems() []string {
 	return r.items
 }
 
+// objectWords are the bits (see activeTerm) of the request's words but
+// its verb: the first word past the leading ones (see requestVerb), when
+// it is one of the request's own words. What the request is about.
+func (r *ranking) objectWords() uint64 {
+	all := uint64(1)<<len(r.read.terms) - 1
+	words := Words(r.text)
+	i := firstRequestWord(words)
+	if i == len(words) {
+		return all
+	}
+	verb := r.ix.stems.stem(words[i])
+	for qi, qt := range r.read.terms {
+		if qt.word == verb && qt.part == partText {
+			return all &^ (1 << qi)
+		}
+	}
+	return all
+}
+
 // activeSignal is a signal's Query side for a ranking, with its name.
 type activeSignal struct {
 	name string
