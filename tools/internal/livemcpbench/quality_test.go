@@ -63,14 +63,19 @@ type floor struct {
 // floors are the quality floors of each catalog's task sets; a task set
 // without one is measured and printed, not checked.
 var floors = map[string]map[string]floor{
-	// dev: the issue's targets (the search reaches Hit@5 0.86, Recall@5
-	// 0.58). The others under what the search reaches now (short: Hit@1
-	// 0.90, Hit@3 0.99; everyday: Hit@1 0.70, Hit@3 0.84; fresh: Hit@1
-	// 0.86, Hit@3 0.94; blind: Hit@1 0.83, Hit@3 0.90; calib: Hit@1 0.85,
-	// Hit@3 0.96).
+	// dev: the issue's targets (the search reaches Hit@5 0.82, Recall@5
+	// 0.57). The others under what the search reaches now (short: Hit@1
+	// 0.84, Hit@3 0.97; everyday: Hit@1 0.66, Hit@3 0.84; fresh: Hit@1
+	// 0.84, Hit@3 0.91; blind: Hit@1 0.86, Hit@3 0.91; calib: Hit@1 0.83,
+	// Hit@3 0.94). Short's floor came down from 0.85 when the parts and
+	// lexicon entries that paid nothing on requests they were not tuned on
+	// were removed (docs/search.md, Which signals pay): short, a set they
+	// were tuned on, lost three first places to it ("get directions from
+	// the station to the museum", "find electric car chargers near me",
+	// "look up the latest documentation for a library with context7").
 	catalogs.LiveMCPBench: {
 		livemcpbench.DevTasks:      {hit5: 0.80, rec5: 0.55},
-		livemcpbench.ShortTasks:    {hit1: 0.85, hit3: 0.96},
+		livemcpbench.ShortTasks:    {hit1: 0.82, hit3: 0.96},
 		livemcpbench.EverydayTasks: {hit1: 0.62, hit3: 0.78},
 		livemcpbench.FreshTasks:    {hit1: 0.78, hit3: 0.90},
 		livemcpbench.BlindTasks:    {hit1: 0.76, hit3: 0.86},
