@@ -20,9 +20,6 @@ type InProcess struct {
 	Client    *mcp.ClientSession
 	closers   []func()
 	Upstreams []*gateway.Upstream
-	// Gateway is the gateway, for what its MCP endpoint does not offer
-	// (DiscoverExplained).
-	Gateway *gateway.Gateway
 }
 
 // StartInProcess starts the servers and a gateway in front of them.
@@ -43,7 +40,6 @@ func StartInProcess(servers []*Server) (*InProcess, error) {
 		ip.Close()
 		return nil, err
 	}
-	ip.Gateway = g
 	ip.closers = append(ip.closers, func() { g.Close() })
 	select {
 	case <-g.Started():
