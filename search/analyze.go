@@ -43,6 +43,9 @@ func wordTerms(words []string, stems *stemCache) []string {
 // parts.
 func brandTerms(text string, stems *stemCache) []string {
 	var out []string
+	if isOff("brand-terms") {
+		return nil
+	}
 	eachBrandWord(text, func(_, _ int, first, second string) {
 		out = append(out, stems.stem(first+second))
 	})
@@ -222,24 +225,9 @@ func keepShortDouble(w, stem string) string {
 
 // lightVerbs are verbs that in a request carry little of the job, which
 // lies in their object or in the idiom they make ("go to the page", "put
-// the chart on slide 2", "take a screenshot"), as stems. A tool whose name
-// holds one (go_back, http_put) is no likelier for that, so queries weigh
-// them lightVerbWeight. Verbs that do name an operation in software
-// (get, show, make) are not among them: measured, discounting those lost
-// more than it gained.
+// the chart on slide 2", "take a screenshot"), as stems: a part of a
+// request that holds one names an action (see namesAction).
 var lightVerbs = map[string]bool{}
-
-// lightVerbWeight weighs a light verb of a query (see lightVerbs).
-const lightVerbWeight = 0.5
-
-// lightVerbRule weighs a request's light verbs less.
-var lightVerbRule = wordRule{
-	name: "light verb",
-	pick: func(*Index, string) func(string) bool {
-		return func(stem string) bool { return lightVerbs[stem] }
-	},
-	weight: lightVerbWeight, nameWeight: 1, nameScale: 1,
-}
 
 func init() {
 	for _, w := range []string{"go", "put", "take", "have", "do", "keep", "bring"} {

@@ -29,7 +29,6 @@ const minDocsPerWorker = 512
 // sides read each; it returns the analyses in document order and the
 // stems the workers met, merged.
 func analyzeDocs(docs []Document, signals []signalDocs) ([]docAnalysis, *stemCache) {
-	mentions := toolNameMentions(docs)
 	out := make([]docAnalysis, len(docs))
 	workers := max(1, min(runtime.GOMAXPROCS(0), len(docs)/minDocsPerWorker))
 	caches := make([]*stemCache, workers)
@@ -38,7 +37,7 @@ func analyzeDocs(docs []Document, signals []signalDocs) ([]docAnalysis, *stemCac
 		caches[w] = newStemCache()
 		from, to := w*len(docs)/workers, (w+1)*len(docs)/workers
 		wg.Go(func() {
-			a := docAnalyzer{stems: caches[w], mentions: mentions, domainTerms: make(map[string][]string)}
+			a := docAnalyzer{stems: caches[w], domainTerms: make(map[string][]string)}
 			for i := from; i < to; i++ {
 				a.analyze(&docs[i], &out[i])
 				for _, s := range signals {
@@ -59,8 +58,7 @@ func analyzeDocs(docs []Document, signals []signalDocs) ([]docAnalysis, *stemCac
 
 // docAnalyzer analyses documents on one goroutine.
 type docAnalyzer struct {
-	stems    *stemCache
-	mentions map[string]bool // see toolNameMentions
+	stems *stemCache
 	// domainTerms memoises the terms of domain descriptions, which a
 	// domain's tools share.
 	domainTerms map[string][]string
@@ -79,12 +77,8 @@ func (a *docAnalyzer) analyze(doc *Document, out *docAnalysis) {
 				ts = textTerms(text+" "+englishGloss(text), a.stems)
 				a.domainTerms[text] = ts
 			}
-		case fieldTitle:
-			ts = textTerms(doc.Title, a.stems)
-		case fieldDescription:
-			ts = textTerms(withoutMentions(doc.Description, doc.Name, a.mentions), a.stems)
-		case fieldParams:
-			ts = terms(withoutMentions(doc.Params, doc.Name, a.mentions), a.stems)
+		case fieldTitle, fieldDescription:
+			ts = textTerms(doc.field(f), a.stems)
 		case fieldParamNames:
 			paramWords := Words(doc.ParamNames)
 			out.paramWords = strings.Join(paramWords, " ") + " "

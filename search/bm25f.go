@@ -192,6 +192,7 @@ func (ix *Index) buildPostings(docTerms [][numFields][]int32) {
 			fields[id] = 0
 		}
 	}
+	ix.countOwnDF()
 }
 
 // scoreWord adds to each document the BM25F score of one query word's
@@ -255,8 +256,44 @@ func (ix *Index) termScore(a activeTerm, d int32) (s float64, fields fieldSet, o
 	return a.weight * ix.idf(a.id) * tf * (k1 + 1) / (tf + k1), ix.postingFields[a.id][i], true
 }
 
-// idf is a term's inverse document frequency (BM25's, never negative).
+// idf is a term's inverse document frequency (BM25's, never negative),
+// with the documents that hold it only as their domain's word counted
+// less (see countOwnDF).
 func (ix *Index) idf(id int32) float64 {
-	df := float64(len(ix.postings[id]))
+	df := float64(ix.ownDF[id])
 	return math.Log(1 + (float64(ix.n)-df+0.5)/(df+0.5))
 }
+
+// domainFields are the fields a document shares with every other
+// document of its domain.
+const domainFields = fieldSet(1<<fieldDomain | 1<<fieldDomainDescription)
+
+// countOwnDF sets ownDF: for each term, how many documents hold it in
+// their own fields, with those that hold it only in the fields they share
+// with their domain (see domainFields) counted at sharedDFWeight. A word
+// of a domain's description is in every one of its tools, and counted in
+// full there it made rare what only one tool says common: "image" of
+// "echo, sums, images, resources" made get-tiny-image's own "image" a word
+// eleven tools of thirty hold, and "generate an image" found the memory
+// server's create_entities first.
+func (ix *Index) countOwnDF() {
+	ix.ownDF = make([]float32, len(ix.postings))
+	for id, fields := range ix.postingFields {
+		own, shared := 0, 0
+		for _, f := range fields {
+			if f&^domainFields != 0 {
+				own++
+			} else {
+				shared++
+			}
+		}
+		ix.ownDF[id] = float32(own) + sharedDFWeight*float32(shared)
+	}
+}
+
+// sharedDFWeight is how much a document that holds a term only in the
+// fields it shares with its domain counts in the term's document
+// frequency. Measured on every catalog (0.25 to 0.65): 0.25 alone lowered
+// no first place of devtools' nor of LiveMCPBench's unread calibration
+// requests.
+const sharedDFWeight = 0.25

@@ -29,7 +29,7 @@ func dropBoilerplate(docs []Document, analyses []docAnalysis) {
 			descriptions[docs[i].DomainDescription] = analyses[i].terms[fieldDomainDescription]
 		}
 	}
-	if len(descriptions) < minBoilerplateDomains {
+	if len(descriptions) < minBoilerplateDomains || isOff("boilerplate") {
 		return
 	}
 	holding := make(map[string]int) // term -> descriptions that hold it

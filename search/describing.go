@@ -57,50 +57,10 @@ var (
 	clauseAdverbs  = wordSet("already still just ve ll re m d")
 )
 
-// openAsState reports whether text says "open" of a state, after a word
-// that makes it one ("my currently open presentation", "which
-// presentations do I have open", "the open page") rather than asking to
-// open something. A tool whose text speaks of open things still matches
-// it; one named for opening (open_presentation) matches it much less.
-func openAsState(text string) bool {
-	words := Words(text)
-	for j := 1; j < len(words); j++ {
-		if words[j] == "open" && openStateCues[words[j-1]] {
-			return true
-		}
-	}
-	return false
-}
-
-// openStateCues are the words before "open" that make it a state.
-var openStateCues = wordSet("currently still already now have has had is are was were my your our the this that these those an all any")
-
-const (
-	// stateWeight weighs a word that says a state (see openAsState);
-	// stateNameWeight weighs it again in tools' names. Measured on the
-	// calibration requests: the name's weight alone gained first places
-	// from 0.2 down, the word's own from 0.7 down.
-	stateWeight     = 0.5
-	stateNameWeight = 0.2
-)
-
 // clauseVerbWeight weighs the verb of a contact clause (see clauseVerbs).
 // Measured on the calibration requests: 0.3 gained fewer first places
 // than 0.2; 0.1 gained no more.
 const clauseVerbWeight = 0.2
-
-// stateRule weighs "open" said of a state less, and less again in tools'
-// names.
-var stateRule = wordRule{
-	name: "state",
-	pick: func(_ *Index, text string) func(string) bool {
-		if !openAsState(text) {
-			return nil
-		}
-		return func(stem string) bool { return stem == "open" }
-	},
-	weight: stateWeight, nameWeight: stateNameWeight, nameScale: stateNameWeight,
-}
 
 // clauseVerbRule weighs the verbs of describing clauses less.
 var clauseVerbRule = wordRule{

@@ -70,7 +70,7 @@ func toolEffect(nameWords []string) effect {
 
 // requestEffect is the effect a request asks for, by its first word past
 // the leading ones ("please", "can you", see leadingWords), or the phrasal
-// verb it begins ("throw away", "get rid of", see idioms).
+// verb it begins ("pull up", "set up", see idioms).
 func requestEffect(text string) effect {
 	words := Words(text)
 	i := firstRequestWord(words)

@@ -10,8 +10,6 @@ func TestRequestEffect(t *testing.T) {
 		"Stop recording my browser actions":                     effectUndo,
 		"I want to delete the draft note":                       effectUndo,
 		"clear the placeholders on slide 2":                     effectUndo,
-		"Take off the password of contract.docx":                effectUndo,
-		"please take off the draft label":                       effectUndo,
 		"I'm done, shut down the browser":                       effectNone,
 		"What's on slide 3?":                                    effectNone,
 		"show me the placeholders":                              effectNone,

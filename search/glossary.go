@@ -1,9 +1,6 @@
 package search
 
 import (
-	"bytes"
-	"compress/gzip"
-	"io"
 	"sort"
 	"strings"
 	"sync"
@@ -15,7 +12,7 @@ import (
 // holds and the segmenter tries.
 const maxHanWord = 6
 
-// glossary is cedictGz unpacked, on first use: only catalogs and queries
+// glossary is cedictZst unpacked, on first use: only catalogs and queries
 // with Chinese text pay its ~5 MB.
 var glossary struct {
 	once  sync.Once
@@ -24,13 +21,9 @@ var glossary struct {
 }
 
 func loadGlossary() {
-	zr, err := gzip.NewReader(bytes.NewReader(cedictGz))
-	if err != nil {
+	data := glossaryText()
+	if data == nil {
 		return // none embedded (see embedded_lean.go): no glossary then
-	}
-	data, err := io.ReadAll(zr)
-	if err != nil {
-		return
 	}
 	text := string(data)
 	glossary.text, glossary.lines = text, lineStarts(text)
@@ -83,7 +76,7 @@ func glossOf(word string) (string, bool) {
 // characters it does not know are skipped. Text without Han characters
 // gives "".
 func englishGloss(text string) string {
-	if isASCII(text) || !strings.ContainsFunc(text, isHan) {
+	if isASCII(text) || !strings.ContainsFunc(text, isHan) || isOff("gloss") {
 		return ""
 	}
 	var out strings.Builder

@@ -41,9 +41,15 @@ var goldenSets = []string{"dev", "short", "everyday", "fresh", "blind", "calib"}
 // catalog's documents (less the groups it infers), in the catalog's order:
 // the golden file names tools by their place in it.
 func livemcpbenchDocs(t testing.TB) ([]Document, []string) {
-	data, err := os.ReadFile(filepath.Join(livemcpbench, "tools.json"))
+	return catalogDocs(t, livemcpbench)
+}
+
+// catalogDocs are the tools of the catalog in dir (a tools.json in
+// LiveMCPBench's format) as documents, as livemcpbenchDocs.
+func catalogDocs(t testing.TB, dir string) ([]Document, []string) {
+	data, err := os.ReadFile(filepath.Join(dir, "tools.json"))
 	if err != nil {
-		t.Fatalf("the LiveMCPBench catalog: %v", err)
+		t.Fatalf("the catalog: %v", err)
 	}
 	var servers []struct {
 		Description string `json:"description"`

@@ -3,9 +3,9 @@ package search
 import "strings"
 
 // saidPlainly returns the words of text with each idiom it holds put as
-// the word a tool would use ("get rid of my note" becomes "delete my
-// note"). The idiom's own words go: "trading" in "what is it trading at"
-// is no request for a tool that trades. "Different" before a thing says
+// the word a tool would use ("pull up my note" becomes "open my note").
+// The idiom's own words go: "much" in "how much is it" is no request for
+// a tool about amounts. "Different" before a thing says
 // "unique": "3 different winners" asks for distinct ones, no difference.
 func saidPlainly(text string) string {
 	words := Words(text)
@@ -16,7 +16,7 @@ func saidPlainly(text string) string {
 			i += n - 1
 			continue
 		}
-		if words[i] == "different" && i+1 < len(words) && !comparingWords[words[i+1]] {
+		if words[i] == "different" && !isOff("different-as-unique") && i+1 < len(words) && !comparingWords[words[i+1]] {
 			out = append(out, "unique")
 			continue
 		}
@@ -33,6 +33,9 @@ var comparingWords = wordSet("from between than to with")
 // words that begins at words[i], the longer first, or n == 0 if none
 // does.
 func idiomAt(words []string, i int) (meaning string, n int) {
+	if isOff("idioms") {
+		return "", 0
+	}
 	for size := 4; size >= 2; size-- {
 		if i+size <= len(words) {
 			if w, ok := idioms[strings.Join(words[i:i+size], " ")]; ok {

@@ -23,6 +23,8 @@ type Index struct {
 	// postingFields are, parallel to postings, the fields each document
 	// holds the term in: for explanations.
 	postingFields [][]fieldSet
+	// ownDF is, by term id, idf's document frequency (see countOwnDF).
+	ownDF []float32
 	// synonyms maps a stem to the stems of its synonyms: the lexicon's
 	// thesaurus and the operator's groups (see Options).
 	synonyms map[string][]string
@@ -62,14 +64,14 @@ func NewIndexWith(docs []Document, opts Options) *Index {
 	ix := &Index{
 		n:             len(docs),
 		vocab:         make(map[string]int32),
-		synonyms:      synonymsByStem,
+		synonyms:      lexiconSynonyms(),
 		docNameWords:  make([]string, len(docs)),
 		docParamWords: make([]string, len(docs)),
 		docDomain:     make([]int32, len(docs)),
 		scratch:       new(sync.Pool),
 	}
 	if len(opts.Synonyms) > 0 {
-		ix.synonyms = withSynonymGroups(synonymsByStem, opts.Synonyms)
+		ix.synonyms = withSynonymGroups(ix.synonyms, opts.Synonyms)
 	}
 	ix.signals = make([]signalDocs, len(signals))
 	for i, s := range signals {
@@ -224,8 +226,7 @@ type activeTerm struct {
 	// out: its weight, less for a place word (see placeWords).
 	nameWeight float64
 	// nameScale scales its frequency in documents whose name holds it:
-	// less than 1 for a place word (see placeWords) and a word that says
-	// a state (see openAsState).
+	// less than 1 for a place word (see placeWords).
 	nameScale float64
 	bits      uint64
 	// word is the query word it is scored for: the one it matches with
@@ -250,7 +251,7 @@ func (ix *Index) Search(req Request) (hits []Hit, total int) {
 	// none is longer than the catalog: so Offset+Limit cannot overflow.
 	req.Offset = min(max(req.Offset, 0), ix.n)
 	req.Limit = min(max(req.Limit, 0), ix.n)
-	if steps := splitSteps(req.Text); len(steps) > 1 {
+	if steps := splitSteps(req.Text); len(steps) > 1 && !isOff("steps") {
 		return ix.searchSteps(req, steps)
 	}
 	return ix.rank(req, false)

@@ -66,12 +66,20 @@ func (s *intentDocs) query(r *ranking) signalQuery {
 	if asked == intentUnknown {
 		return nil
 	}
-	return &intentQuery{docs: s, asked: asked}
+	return &intentQuery{docs: s, asked: asked, r: r, object: r.objectWords(), mask: r.lex.mask}
 }
 
 type intentQuery struct {
 	docs  *intentDocs
 	asked intent
+	r     *ranking
+	// object are the bits of the request's words but its verb, and mask
+	// the request's words each document matches (see objectWords);
+	// sense says whether a tool of the kind asked for holds any of them
+	// (see apply).
+	object uint64
+	mask   []uint64
+	sense  bool
 }
 
 func (q *intentQuery) read() string {
@@ -82,14 +90,43 @@ func (q *intentQuery) read() string {
 }
 
 func (q *intentQuery) apply(docs []int32, scores []float64) {
+	q.sense = q.object == 0
+	for _, d := range docs {
+		if !q.sense && q.docs.intents[d] == q.asked {
+			q.sense = q.holdsObject(d)
+		}
+	}
 	for i, d := range docs {
 		add, times := q.effect(d)
 		scores[i] = (scores[i] + add) * times
 	}
 }
 
+// holdsObject reports whether document d holds one of the request's
+// words but its verb in its own text, not only in its domain's (see
+// domainFields): the domain's words are every tool's of it.
+func (q *intentQuery) holdsObject(d int32) bool {
+	if q.mask[d]&q.object == 0 {
+		return false
+	}
+	for _, a := range q.r.active {
+		if a.bits&q.object != 0 {
+			if _, fields, ok := q.r.ix.termScore(a, d); ok && fields&^domainFields != 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// effect penalises a tool of the other kind, but when no tool of the
+// kind asked for holds any of the request's words but its verb (see
+// apply) while this one does: then the verb is meant in another sense
+// than its kind ("add two numbers" is arithmetic, and get_sum, which
+// returns a sum, what it asks for; "generate an image" asks for an image
+// however a tool gives it).
 func (q *intentQuery) effect(d int32) (float64, float64) {
-	return factor(q.docs.intents[d] == -q.asked, 1-intentPenalty)
+	return factor(q.docs.intents[d] == -q.asked && (q.sense || !q.holdsObject(d)), 1-intentPenalty)
 }
 
 func (q *intentQuery) reason(d int32) string {
@@ -243,9 +280,8 @@ func requestIntent(text string) intent {
 
 // requestVerb is the verb a request's words say first, at i (see
 // firstRequestWord): the word there, or the first word of what the idiom
-// it begins means ("get rid of" deletes, "start a new" creates, "send a
-// GET request" neither reads nor changes), but for a question ("how big
-// is it" asks).
+// it begins means ("start a new" creates, "pull up" opens), but for a
+// question ("how many are there" asks).
 func requestVerb(words []string, i int) string {
 	w := words[i]
 	if meaning, n := idiomAt(words, i); n > 0 && !askingWords[w] {

@@ -1,6 +1,9 @@
 package search
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 func TestRequestIntent(t *testing.T) {
 	for text, want := range map[string]intent{
@@ -17,8 +20,8 @@ func TestRequestIntent(t *testing.T) {
 		"Pick 'Canada' from the country dropdown":   intentChange,
 		"Unstage everything I added":                intentChange,
 		"Rerun the failed build":                    intentChange,
-		"Take off the draft label":                  intentChange,
-		"Send a GET request to https://x.io/users":  intentUnknown,
+		"Take the draft label off":                  intentUnknown,
+		"Get request logs of https://x.io/users":    intentUnknown,
 		"How big is report.pptx, and does it exist": intentRead,
 		"Unread mail":                        intentUnknown,
 		"Check whether deck.pptx exists":     intentRead,
@@ -116,5 +119,50 @@ func TestIntentReadsAJoinedVerbOfChange(t *testing.T) {
 	hits, _ := NewIndex(docs).Search(Request{Text: "Replace every 'Acme Corp' with 'Globex' in contract.docx", Limit: 3})
 	if len(hits) == 0 || docs[hits[0].Doc].Name != "search_and_replace" {
 		t.Errorf("replace in a document: %v, want search_and_replace first", hits)
+	}
+}
+
+// TestIntentKeepsTheOnlyToolOfTheObject checks that the ask-or-act signal
+// does not sink a tool of the other kind that holds what the request is
+// about when no tool of the kind asked for holds any of it: "add two
+// numbers" is arithmetic, not an add of observations; "generate an
+// image" asks for an image, whichever verb gives it. A word every tool
+// of a domain holds through its description does not count. Where a
+// tool of the kind asked for holds it too, the signal decides as before.
+func TestIntentKeepsTheOnlyToolOfTheObject(t *testing.T) {
+	docs := []Document{
+		{Name: "add_observations", Description: "Add new observations to existing entities in the knowledge graph", Domain: "memory", DomainDescription: "Knowledge graph memory"},
+		{Name: "create_entities", Description: "Create multiple new entities in the knowledge graph", Domain: "memory", DomainDescription: "Knowledge graph memory"},
+		{Name: "get-sum", Description: "Returns the sum of two numbers", Domain: "everything", DomainDescription: "Feature showcase: echo, sums, images"},
+		{Name: "get-tiny-image", Description: "Returns a tiny MCP logo image.", Domain: "everything", DomainDescription: "Feature showcase: echo, sums, images"},
+		{Name: "gzip-file", Description: "Compresses a single file using gzip.", Domain: "everything", DomainDescription: "Feature showcase: echo, sums, images"},
+		{Name: "get_slide_info", Description: "Get information about a specific slide."},
+		{Name: "add_slide", Description: "Add a new slide to the presentation."},
+	}
+	ix := NewIndex(docs)
+	for _, c := range []struct {
+		request   string
+		doc       int
+		penalised bool
+	}{
+		{"add two numbers", 2, false},
+		{"generate an image", 3, false},
+		{"add a slide", 5, true},
+	} {
+		hits, _ := ix.Search(Request{Text: c.request, Limit: 10, Explain: true})
+		found := false
+		for _, h := range hits {
+			if h.Doc != c.doc {
+				continue
+			}
+			found = true
+			penalised := slices.ContainsFunc(h.Explanation.Signals, func(s SignalScore) bool { return s.Signal == "ask or act" })
+			if penalised != c.penalised {
+				t.Errorf("%q: %s penalised by ask or act: %v, want %v\n%s", c.request, docs[c.doc].Name, penalised, c.penalised, h.Explanation)
+			}
+		}
+		if !found {
+			t.Errorf("%q: %s not found", c.request, docs[c.doc].Name)
+		}
 	}
 }

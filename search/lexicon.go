@@ -16,7 +16,7 @@ import (
 //	stopwords.txt     words of no meaning of their own, any number a line
 //	requestwords.txt  words requests are wrapped in ("please", "help me")
 //	thesaurus.txt     groups of words that mean the same, one a line
-//	idioms.txt        "phrase = meaning", one a line ("get rid of = delete")
+//	idioms.txt        "phrase = meaning", one a line ("look up = lookup")
 //
 // An operator adds thesaurus groups of their own (Options.Synonyms, in
 // the thesaurus's format; see ParseSynonyms).
@@ -37,6 +37,12 @@ var (
 	// idioms map the idioms of idioms.txt to their meanings.
 	idioms = mustParse(parseIdioms(lexiconFile("idioms.txt")))
 )
+
+// isRequestWord reports whether a stem is one of requestWords, which
+// queries drop.
+func isRequestWord(stem string) bool {
+	return requestWords[stem] && !isOff("request-words")
+}
 
 // synonymWeight discounts a match through the thesaurus against the
 // word itself.
@@ -133,6 +139,15 @@ func addSynonymGroups(out map[string][]string, groups []string) map[string][]str
 		}
 	}
 	return out
+}
+
+// lexiconSynonyms are the thesaurus's synonyms by stem (none when it is
+// switched off, see ablation.go).
+func lexiconSynonyms() map[string][]string {
+	if isOff("thesaurus") {
+		return map[string][]string{}
+	}
+	return synonymsByStem
 }
 
 // withSynonymGroups is base with more groups: a copy, base unchanged.

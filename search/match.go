@@ -45,7 +45,6 @@ const (
 	matchExact matchKind = iota
 	matchPrefix
 	matchCompoundPart
-	matchShorter
 	matchSibling
 	matchTypo
 	matchSynonym
@@ -56,7 +55,6 @@ func (k matchKind) String() string {
 		matchExact:        "the word",
 		matchPrefix:       "a longer word it begins",
 		matchCompoundPart: "a word it is made of",
-		matchShorter:      "a shorter word that begins it",
 		matchSibling:      "a sibling (its stem with another ending)",
 		matchTypo:         "one typo away",
 		matchSynonym:      "a synonym",
@@ -85,6 +83,9 @@ func (ix *Index) expand(t string, english bool) []termMatch {
 	if exact {
 		pw = indexedPrefixWeight
 	}
+	if isOff("prefix") {
+		pw = 0
+	}
 	for i := ix.prefixStart(t); i < len(ix.byPrefix) && len(out) < maxExpansions && pw > 0; i++ {
 		other := ix.terms[ix.byPrefix[i]]
 		if !strings.HasPrefix(other, t) {
@@ -98,7 +99,7 @@ func (ix *Index) expand(t string, english bool) []termMatch {
 		return out
 	}
 	// A compound of two indexed words ("mindmap" for "mind map").
-	for i := len(t) - 3; i >= 3; i-- {
+	for i := len(t) - 3; i >= 3 && !isOff("compound-part"); i-- {
 		left, lok := ix.vocab[t[:i]]
 		right, rok := ix.vocab[t[i:]]
 		if lok && rok {
@@ -106,16 +107,10 @@ func (ix *Index) expand(t string, english bool) []termMatch {
 			break
 		}
 	}
-	for n := len(t) - 1; n >= max(minFuzzyLen, (len(t)*2+2)/3); n-- {
-		if id, ok := ix.vocab[t[:n]]; ok {
-			out = append(out, termMatch{id: id, weight: prefixWeight, how: matchShorter})
-			break
-		}
-	}
-	if len(t) >= minSiblingLen {
+	if len(t) >= minSiblingLen && !isOff("sibling") {
 		out = ix.appendSiblings(out, t)
 	}
-	if len(t) < minFuzzyLen+1 {
+	if len(t) < minFuzzyLen+1 || isOff("typo") {
 		return out
 	}
 	seen := make(map[int32]bool)

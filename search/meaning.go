@@ -184,7 +184,7 @@ func (ix *Index) similarity(query []float32, doc int) float64 {
 // first lexicalHead by similarity alone. Hits with an explanation get a
 // Move for it.
 func (ix *Index) rerankByMeaning(hits []Hit, text string) {
-	if len(hits) < 2 || hits[0].Score <= 0 {
+	if len(hits) < 2 || hits[0].Score <= 0 || isOff("meaning") {
 		return
 	}
 	query := ix.queryMeaning(text)

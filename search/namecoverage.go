@@ -7,7 +7,7 @@ import "fmt"
 // asks for that tool more than one that shares a word of it. The signal
 // adds nameCoverageBonus times the share of the name's words the request
 // holds, each counted at the weight of the request's word (less for a
-// place word or a state, see placeWords and openAsState).
+// place word, see placeWords).
 
 // nameCoverageBonus scales the share of a tool's name the request spells
 // out.

@@ -12,8 +12,9 @@ import (
 // holds the word only in another form (a plural: "stories", "objects",
 // "slides") keeps 1-numberedPenalty of its score; one whose name holds
 // the word as written, or none of it, ranks as before. So does a tool
-// that makes a new one (add_slide, create_slide_from_template): "add a
-// blue rectangle to slide 2" is about a slide that is there, unless the
+// that makes a new one (add_slide, create_slide_from_template; not
+// add_issue_comment, which makes a comment: see madeThing): "add a blue
+// rectangle to slide 2" is about a slide that is there, unless the
 // request also speaks of the word without a number ("add a slide after
 // slide 3").
 //
@@ -99,7 +100,7 @@ func (s *numberedDocs) otherForms(text string, items []string) map[int32]string 
 				continue
 			}
 			name := ix.docNameWords[p.doc]
-			if !hasWord(name, w) || (!unnumbered && s.makes[p.doc]) {
+			if !hasWord(name, w) || (!unnumbered && s.makes[p.doc] && ix.stems.stem(madeThing(name)) == ix.stems.stem(w)) {
 				out[p.doc] = w
 			}
 		}
@@ -155,6 +156,34 @@ func makesNew(nameWords []string) bool {
 }
 
 var makingWords = wordSet("create add insert new make generate build")
+
+// madeThing is what a name (its words, each followed by a space) that
+// makes a new thing makes: the last word of the words after its verb of
+// making, before any preposition. add_slide and insert_blank_slide make a
+// slide; add_issue_comment makes a comment, on an issue that is there;
+// create_slide_from_template makes a slide. "" for a name that makes
+// nothing.
+func madeThing(name string) string {
+	words := strings.Fields(name)
+	made := ""
+	for i, w := range words {
+		if !makingWords[w] {
+			continue
+		}
+		for _, o := range words[i+1:] {
+			if madeThingEnds[o] {
+				break
+			}
+			made = o
+		}
+		break
+	}
+	return made
+}
+
+// madeThingEnds end the words for what a name makes: "add_chart_to_slide"
+// makes a chart.
+var madeThingEnds = wordSet("to from in on into for with of by at as")
 
 // hasWord reports whether words, each followed by a space, holds w.
 func hasWord(words, w string) bool {

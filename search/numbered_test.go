@@ -121,3 +121,21 @@ func TestMakesNew(t *testing.T) {
 		}
 	}
 }
+
+// TestMadeThing checks what names that make a new thing make: the last
+// word after the verb of making, before a preposition.
+func TestMadeThing(t *testing.T) {
+	for name, want := range map[string]string{
+		"add slide ":                  "slide",
+		"insert blank slide ":         "slide",
+		"create slide from template ": "slide",
+		"add issue comment ":          "comment",
+		"add chart to slide ":         "chart",
+		"get slide ":                  "",
+		"add ":                        "",
+	} {
+		if got := madeThing(name); got != want {
+			t.Errorf("madeThing(%q) = %q, want %q", name, got, want)
+		}
+	}
+}

@@ -36,8 +36,17 @@ var signals = []signal{
 	placedItem{},
 	askedFor{},
 	counted{},
-	conversion{},
 }
+
+// signalOff says, by place in signals, which are switched off (see
+// ablation.go).
+var signalOff = func() []bool {
+	out := make([]bool, len(signals))
+	for i, s := range signals {
+		out[i] = isOff(ablationName(s.name()))
+	}
+	return out
+}()
 
 // signalDocs is a signal's Doc side: its facts about each document.
 type signalDocs interface {
@@ -101,6 +110,25 @@ func (r *ranking) numberedItems() []string {
 	return r.items
 }
 
+// objectWords are the bits (see activeTerm) of the request's words but
+// its verb: the first word past the leading ones (see requestVerb), when
+// it is one of the request's own words. What the request is about.
+func (r *ranking) objectWords() uint64 {
+	all := uint64(1)<<len(r.read.terms) - 1
+	words := Words(r.text)
+	i := firstRequestWord(words)
+	if i == len(words) {
+		return all
+	}
+	verb := r.ix.stems.stem(words[i])
+	for qi, qt := range r.read.terms {
+		if qt.word == verb && qt.part == partText {
+			return all &^ (1 << qi)
+		}
+	}
+	return all
+}
+
 // activeSignal is a signal's Query side for a ranking, with its name.
 type activeSignal struct {
 	name string
@@ -112,6 +140,9 @@ type activeSignal struct {
 func (r *ranking) signalQueries() []activeSignal {
 	var out []activeSignal
 	for i, s := range r.ix.signals {
+		if signalOff[i] {
+			continue
+		}
 		if q := s.query(r); q != nil {
 			out = append(out, activeSignal{name: signals[i].name(), q: q})
 		}

@@ -65,10 +65,8 @@ const (
 	partCompound
 	partLocatorName
 	partQuoted
-	partIdentifier
 	partSearchedFor
 	partColonContent
-	partJourneyEnds
 	partLocatorKind
 	partValueKind
 	partBrandPart
@@ -90,10 +88,8 @@ var requestParts = [numParts]struct {
 	partCompound:     {"words run together", compoundWeight},
 	partLocatorName:  {"the name in a path or URL", payloadWeight},
 	partQuoted:       {"quoted text", payloadWeight},
-	partIdentifier:   {"an identifier", payloadWeight},
 	partSearchedFor:  {"what to search for", payloadWeight},
 	partColonContent: {"the content after a colon", payloadWeight},
-	partJourneyEnds:  {"the ends of a journey", payloadWeight},
 	partLocatorKind:  {"what a path or URL points at", locatorWeight},
 	partValueKind:    {"what a value is", locatorWeight},
 	partBrandPart:    {"a part of a brand word", brandPartWeight},
@@ -128,20 +124,21 @@ const (
 // A partReader reads a request's text (what the readers before it left
 // of it): it may take a part out, returning the rest, and sets the texts
 // of its parts in r.
-type partReader func(ix *Index, r *reading, text string) (rest string)
+type partReader struct {
+	name string // its name in ablationParts
+	read func(ix *Index, r *reading, text string) (rest string)
+}
 
 // partReaders, in order: each sees the text the ones before it left.
 var partReaders = []partReader{
-	readLocators,
-	readQuoted,
-	readIdentifiers,
-	readSearchedFor,
-	readColonContent,
-	readJourneyEnds,
-	readBrandWords,
-	readValueKinds,
-	readCompounds,
-	readGloss,
+	{"locators", readLocators},
+	{"quoted", readQuoted},
+	{"searched-for", readSearchedFor},
+	{"colon-content", readColonContent},
+	{"brand-words", readBrandWords},
+	{"value-kinds", readValueKinds},
+	{"compounds", readCompounds},
+	{"gloss", readGloss},
 }
 
 // A wordRule weighs some of a request's main words less. Each reads the
@@ -161,10 +158,8 @@ type wordRule struct {
 
 // wordRules, in the order they weigh a word.
 var wordRules = []*wordRule{
-	&lightVerbRule,
 	&framingVerbRule,
 	&placeRule,
-	&stateRule,
 	&clauseVerbRule,
 }
 
@@ -177,20 +172,25 @@ func (ix *Index) parse(text string, required []string) *reading {
 			req[t] = true
 		}
 	}
-	for _, read := range partReaders {
-		text = read(ix, r, text)
+	for _, reader := range partReaders {
+		if !isOff(reader.name) {
+			text = reader.read(ix, r, text)
+		}
 	}
 	english := englishStems(text, ix.stems)
 	var picks []func(string) bool
 	var rules []*wordRule
 	for _, rule := range wordRules {
+		if off != nil && isOff(ablationName(rule.name)) {
+			continue
+		}
 		if pick := rule.pick(ix, text); pick != nil {
 			picks, rules = append(picks, pick), append(rules, rule)
 		}
 	}
 	seen := make(map[string]bool)
 	for _, t := range terms(saidPlainly(text), ix.stems) {
-		if seen[t] || len(r.terms) == maxQueryTerms || requestWords[t] {
+		if seen[t] || len(r.terms) == maxQueryTerms || isRequestWord(t) {
 			continue
 		}
 		seen[t] = true
@@ -219,7 +219,7 @@ func (ix *Index) parse(text string, required []string) *reading {
 	}
 	for p := partText + 1; p < numParts; p++ {
 		for _, t := range terms(r.parts[p], ix.stems) {
-			if seen[t] || len(r.terms) == maxQueryTerms || requestWords[t] {
+			if seen[t] || len(r.terms) == maxQueryTerms || isRequestWord(t) {
 				continue
 			}
 			seen[t] = true
@@ -268,12 +268,6 @@ func readQuoted(_ *Index, r *reading, text string) string {
 	return rest
 }
 
-func readIdentifiers(_ *Index, r *reading, text string) string {
-	rest, idents := splitIdentifiers(text)
-	r.parts[partIdentifier] = idents
-	return rest
-}
-
 func readSearchedFor(_ *Index, r *reading, text string) string {
 	rest, searched := splitSearchedFor(text)
 	r.parts[partSearchedFor] = searched
@@ -283,12 +277,6 @@ func readSearchedFor(_ *Index, r *reading, text string) string {
 func readColonContent(_ *Index, r *reading, text string) string {
 	rest, content := splitColonContent(text)
 	r.parts[partColonContent] = content
-	return rest
-}
-
-func readJourneyEnds(_ *Index, r *reading, text string) string {
-	rest, ends := splitJourneyEnds(text)
-	r.parts[partJourneyEnds] = ends
 	return rest
 }
 

@@ -220,45 +220,6 @@ func TestValueKinds(t *testing.T) {
 	}
 }
 
-func TestSplitIdentifiers(t *testing.T) {
-	type split struct{ rest, idents string }
-	for in, want := range map[string]split{
-		"What does the text_with_image slide template contain?": {"What does the slide template contain?", "text_with_image"},
-		"copy rows from sales_2024 to Q3_totals":                {"copy rows from to", "sales_2024 Q3_totals"},
-		"a _private or trailing_ word, and snake case":          {"a _private or trailing_ word, and snake case", ""},
-	} {
-		rest, idents := splitIdentifiers(in)
-		if got := (split{strings.Join(strings.Fields(rest), " "), idents}); got != want {
-			t.Errorf("splitIdentifiers(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-func TestSplitJourneyEnds(t *testing.T) {
-	type split struct{ rest, ends string }
-	for in, want := range map[string]split{
-		"get directions from the station to the museum":               {"get directions from the to the", "station museum"},
-		"Driving directions from Times Square to JFK Airport, please": {"Driving directions from to , please", "Times Square JFK Airport"},
-		"How far is it from Paris to Lyon by train?":                  {"How far is it from to by train?", "Paris Lyon"},
-		"Convert this from Markdown to HTML":                          {"Convert this from Markdown to HTML", ""},
-		"Get Amazon's daily stock prices from January 1 to March 31":  {"Get Amazon's daily stock prices from January 1 to March 31", ""},
-		"a walking route": {"a walking route", ""},
-	} {
-		rest, ends := splitJourneyEnds(in)
-		if got := (split{strings.Join(strings.Fields(rest), " "), ends}); got != want {
-			t.Errorf("splitJourneyEnds(%q) = %q, want %q", in, got, want)
-		}
-	}
-	docs := []Document{
-		{Name: "get_route_directions", Description: "Calculate detailed route directions between two geographic points.", Params: "from_latitude from_longitude to_latitude to_longitude mode", Domain: "osm"},
-		{Name: "get-museum-object", Description: "Get a museum object by its ID, from the Metropolitan Museum of Art Collection", Params: "objectId", Domain: "met-museum"},
-		{Name: "search-museum-objects", Description: "Search for objects in the Metropolitan Museum of Art.", Params: "q", Domain: "met-museum"},
-		{Name: "get-train-route-stations", Description: "Get the stations of a train's route.", Params: "trainNo fromStationTelecode toStationTelecode", Domain: "12306"},
-		{Name: "get-station-code-by-names", Description: "Get the code of a station by its name.", Params: "stationNames", Domain: "12306"},
-	}
-	wantFirst(t, NewIndex(docs), docs, "get directions from the station to the museum", 0)
-}
-
 func TestSplitQuoted(t *testing.T) {
 	type split struct{ rest, quotes string }
 	for in, want := range map[string]split{
@@ -410,17 +371,6 @@ func TestSearchWeighsParameterNames(t *testing.T) {
 	wantFirst(t, NewIndex(docs), docs, "weather forecast for the city of Lisbon", 1)
 }
 
-// TestSearchWeighsLightVerbsLess checks that a light verb of a request
-// ("go") does not find the tool that has it in its name.
-func TestSearchWeighsLightVerbsLess(t *testing.T) {
-	docs := []Document{
-		{Name: "go_back", Description: "Navigate back in the browser history.", Domain: "browser"},
-		{Name: "navigate", Description: "Navigate to a URL.", Domain: "browser"},
-		{Name: "click", Description: "Click an element.", Domain: "browser"},
-	}
-	wantFirst(t, NewIndex(docs), docs, "go to github.com in the browser", 1)
-}
-
 // wantFirst fails t unless docs[want] is the first hit for query.
 func wantFirst(t *testing.T, ix *Index, docs []Document, query string, want int) {
 	t.Helper()
@@ -486,7 +436,7 @@ func TestSynonymsMatchDiscounted(t *testing.T) {
 		{Name: "get_weather", Description: "Get the weather forecast for a city."},
 	}
 	wantFirst(t, NewIndex(packages), packages, "npm libraries like moment", 1)
-	// To forget is to delete; a dropdown is a select.
+	// To forget is to delete.
 	graph := []Document{
 		{Name: "open_nodes", Description: "Open nodes of the knowledge graph by name."},
 		{Name: "delete_entities", Description: "Delete entities from the knowledge graph."},
@@ -495,7 +445,6 @@ func TestSynonymsMatchDiscounted(t *testing.T) {
 		{Name: "get_weather", Description: "Get the weather forecast for a city."},
 	}
 	wantFirst(t, NewIndex(graph[:2]), graph[:2], "forget Alice", 1)
-	wantFirst(t, NewIndex(graph), graph, "in the dropdown, Canada", 3)
 	// How many is a count, and a count a quantity.
 	stock := []Document{
 		{Name: "get_inventory", Description: "Get the quantity of an item in stock."},
@@ -580,15 +529,6 @@ func TestChineseToolsAreFoundInEnglishAndBack(t *testing.T) {
 	}
 }
 
-func TestBrandTerms(t *testing.T) {
-	stems := newStemCache()
-	got := brandTerms("Get a YouTube transcript, an iPhone price, GitHub issues via HTMLParser; not getHTTPResponse, Youtube, NASA, v2Api or 视频YouTube", stems)
-	want := []string{"youtub", "iphon", "github", "htmlparser", "youtub"}
-	if strings.Join(got, " ") != strings.Join(want, " ") {
-		t.Errorf("brandTerms = %q, want %q", got, want)
-	}
-}
-
 func TestSplitSteps(t *testing.T) {
 	for in, want := range map[string][]string{
 		"Read the sales sheet, plot it as a bar chart and then save the chart":        {"Read the sales sheet", "plot it as a bar chart", "save the chart"},
@@ -656,22 +596,20 @@ func TestMultiStepRequestsFindEachStepsTool(t *testing.T) {
 
 func TestIdioms(t *testing.T) {
 	for in, want := range map[string]string{
-		"look up the word, then sum up the article":  "lookup the word then summarize the article",
+		"look up the word, then sum up the article":  "lookup the word then sum up the article",
 		"how much is it and how many are left":       "price is it and count stats are left",
 		"Tell me about the Dialog component":         "details info the dialog component",
 		"Look through my graph for Kubernetes":       "search my graph for kubernetes",
-		"read both at once":                          "read both simultaneously",
 		"What changed between a.txt and b.txt?":      "what differences between a txt and b txt",
-		"Send a GET request, then a POST request":    "http get request then a http post request",
+		"Send a GET request, then a POST request":    "send a http get request then a post request",
 		"Pick 3 different winners from Ann and Ben":  "pick 3 unique winners from ann and ben",
 		"What's different between v1 and v2?":        "what s different between v1 and v2",
 		"are they different":                         "are they different",
 		"Pull up story 42 right now":                 "open story 42 current",
 		"Tell me more about the 'hero' template":     "details info the hero template",
 		"Start a brand-new blank deck":               "create new start blank deck",
-		"Send a PATCH to the API":                    "http patch request to the api",
-		"Is there a date picker? Anything for maps?": "search date picker search maps",
-		"Dig into it, take off the label":            "research it remove the label",
+		"Is there a date picker? Anything for maps?": "search date picker anything for maps",
+		"Dig into it, take off the label":            "research it take off the label",
 		"a up look":                                  "a up look",
 		"":                                           "",
 	} {
@@ -862,40 +800,14 @@ func TestClauseVerbs(t *testing.T) {
 
 // "Open" that says a state matches tools named for opening much less:
 // "which presentations do I have open" lists them.
-func TestOpenAsState(t *testing.T) {
-	for in, want := range map[string]bool{
-		"Which presentations do I currently have open?": true,
-		"Run a script on the open page":                 true,
-		"How many slides does my open deck have?":       true,
-		"Open the page at example.com":                  false,
-		"Can you open my deck?":                         false,
-	} {
-		if got := openAsState(in); got != want {
-			t.Errorf("openAsState(%q) = %v, want %v", in, got, want)
-		}
-	}
-	docs := []Document{
-		{Name: "open_presentation", Description: "Open an existing PowerPoint presentation."},
-		{Name: "list_presentations", Description: "List the presentations currently open."},
-	}
-	wantFirst(t, NewIndex(docs), docs, "Which presentations do I currently have open?", 1)
-}
-
 // A converter named the other way round from the request does its
 // opposite.
-func TestSearchConvertersRunOneWay(t *testing.T) {
-	docs := []Document{
-		{Name: "html_to_markdown", Description: "Convert HTML to Markdown."},
-		{Name: "format_convert", Description: "Convert text between formats such as Markdown, HTML and plain text."},
-	}
-	ix := NewIndex(docs)
-	wantFirst(t, ix, docs, "Convert this Markdown snippet into HTML", 1)
-	wantFirst(t, ix, docs, "Convert this HTML page into Markdown", 0)
-	order := conversionOrder("turn Markdown into HTML", newStemCache())
-	if !ix.convertsBackwards(0, order) || ix.convertsBackwards(1, order) {
-		t.Errorf("convertsBackwards with %v: html_to_markdown %v, format_convert %v", order, ix.convertsBackwards(0, order), ix.convertsBackwards(1, order))
-	}
-	if conversionOrder("show Markdown and HTML", newStemCache()) != nil {
-		t.Error("a request with no 'to' has a conversion order")
+
+func TestBrandTerms(t *testing.T) {
+	stems := newStemCache()
+	got := brandTerms("Get a YouTube transcript, an iPhone price, GitHub issues via HTMLParser; not getHTTPResponse, Youtube, NASA, v2Api or 视频YouTube", stems)
+	want := []string{"youtub", "iphon", "github", "htmlparser", "youtub"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("brandTerms = %q, want %q", got, want)
 	}
 }

@@ -27,6 +27,9 @@ var wordVectors struct {
 const wordVectorBits = 4
 
 func loadWordVectors() {
+	if isOff("word-vectors") {
+		return
+	}
 	zr, err := gzip.NewReader(bytes.NewReader(wordVectorsGz))
 	if err != nil {
 		return // none embedded (see embedded_lean.go): no vectors then

@@ -108,7 +108,33 @@ func TestExampleCaddyfile(t *testing.T) {
 	if !slices.ContainsFunc(top, func(name string) bool { return strings.HasPrefix(name, "memory.") }) {
 		t.Errorf("search %q: no memory tool in the top 3 %v", query, top)
 	}
+	if !slices.Contains(top, "memory.create_entities") {
+		t.Errorf("search %q: memory.create_entities not in the top 3 %v", query, top)
+	}
 	t.Logf("search %q: top 3 %v", query, top)
+
+	// Everyday requests of a new user rank the tool that does it first,
+	// whatever verb the tool is named with.
+	for query, want := range map[string][]string{
+		"remember a fact about a person": {"memory.add_observations", "memory.create_entities"},
+		"generate an image":              {"everything.get-tiny-image"},
+		"add two numbers":                {"everything.get-sum"},
+		"read the orders csv":            {"files.read_file", "files.read_text_file"},
+	} {
+		var ranked struct {
+			Results []struct {
+				Name string `json:"name"`
+			} `json:"results"`
+		}
+		call(t, client, "discover_tools", map[string]any{"query": query}).decode(t, &ranked)
+		var names []string
+		for _, r := range ranked.Results {
+			names = append(names, r.Name)
+		}
+		if len(names) == 0 || !slices.Contains(want, names[0]) {
+			t.Errorf("search %q ranks %v, want one of %v first", query, names[:min(3, len(names))], want)
+		}
+	}
 
 	// The memory server keeps what it is told.
 	if r := call(t, client, "execute_tool", map[string]any{"tool_name": "memory.create_entities", "arguments": map[string]any{

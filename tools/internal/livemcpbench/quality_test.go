@@ -4,7 +4,9 @@ package livemcpbench_test
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
+	"os"
 	"testing"
 
 	"github.com/caddy-mcp/mcp-gateway/internal/retrieval"
@@ -13,7 +15,45 @@ import (
 	"github.com/caddy-mcp/mcp-gateway/tools/internal/procs"
 )
 
-var sealed = flag.Bool("sealed", false, "measure sealed catalogs too (go test -tags quality ... -args -sealed)")
+var (
+	sealed   = flag.Bool("sealed", false, "measure sealed catalogs too (go test -tags quality ... -args -sealed)")
+	rankings = flag.String("rankings", "", "write each task's ranking to this file, a JSON object a line (see rankedTask), for comparing two rankings request by request (bench/ablation)")
+)
+
+// rankedTask is a line of the -rankings file: one task, where the gateway
+// and plain BM25 put its first gold tool (1 to 10; 0 for nowhere in the
+// first ten), and the gateway's first three tools.
+type rankedTask struct {
+	Catalog string   `json:"catalog"`
+	Set     string   `json:"set"`
+	ID      string   `json:"id"`
+	Query   string   `json:"query"`
+	Gold    []string `json:"gold"`
+	Rank    int      `json:"rank"`
+	BM25    int      `json:"bm25"`
+	Top     []string `json:"top"`
+}
+
+// firstGold is the place, from 1, of the first gold tool of task in a
+// ranking of names (each counted at its first place, as retrieval.Evaluate
+// counts them); 0 if it holds none.
+func firstGold(task livemcpbench.Task, names []string) int {
+	seen := make(map[string]bool)
+	place := 0
+	for _, n := range names {
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		place++
+		for _, g := range task.Tools {
+			if g == n {
+				return place
+			}
+		}
+	}
+	return 0
+}
 
 // floor is the least a task set's figures may fall to.
 type floor struct {
@@ -23,18 +63,29 @@ type floor struct {
 // floors are the quality floors of each catalog's task sets; a task set
 // without one is measured and printed, not checked.
 var floors = map[string]map[string]floor{
-	// dev: the issue's targets (the search reaches Hit@5 0.86, Recall@5
-	// 0.58). The others under what the search reaches now (short: Hit@1
-	// 0.90, Hit@3 0.99; everyday: Hit@1 0.70, Hit@3 0.84; fresh: Hit@1
-	// 0.86, Hit@3 0.94; blind: Hit@1 0.83, Hit@3 0.90; calib: Hit@1 0.85,
-	// Hit@3 0.96).
+	// dev: the issue's targets (the search reaches Hit@5 0.82, Recall@5
+	// 0.57). The others under what the search reaches now (short: Hit@1
+	// 0.84, Hit@3 0.97; everyday: Hit@1 0.66, Hit@3 0.84; fresh: Hit@1
+	// 0.84, Hit@3 0.91; blind: Hit@1 0.86, Hit@3 0.91; calib: Hit@1 0.83,
+	// Hit@3 0.94). Short's floor came down from 0.85 when the parts and
+	// lexicon entries that paid nothing on requests they were not tuned on
+	// were removed (docs/search.md, Which signals pay): short, a set they
+	// were tuned on, lost three first places to it ("get directions from
+	// the station to the museum", "find electric car chargers near me",
+	// "look up the latest documentation for a library with context7").
 	catalogs.LiveMCPBench: {
 		livemcpbench.DevTasks:      {hit5: 0.80, rec5: 0.55},
-		livemcpbench.ShortTasks:    {hit1: 0.85, hit3: 0.96},
+		livemcpbench.ShortTasks:    {hit1: 0.82, hit3: 0.96},
 		livemcpbench.EverydayTasks: {hit1: 0.62, hit3: 0.78},
 		livemcpbench.FreshTasks:    {hit1: 0.78, hit3: 0.90},
 		livemcpbench.BlindTasks:    {hit1: 0.76, hit3: 0.86},
 		livemcpbench.CalibTasks:    {hit1: 0.82, hit3: 0.94},
+	},
+	// devtools: measured 2026-11-26 after its first ranking changes
+	// (Hit@1 0.742, Hit@3 0.892, Hit@5 0.942 on its 120 blind requests),
+	// less about two requests each.
+	"devtools": {
+		"blind": {hit1: 0.72, hit3: 0.875, hit5: 0.925},
 	},
 }
 
@@ -53,16 +104,29 @@ func TestRetrievalQuality(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var out *json.Encoder
+	if *rankings != "" {
+		f, err := os.Create(*rankings)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer func() {
+			if err := f.Close(); err != nil {
+				t.Error(err)
+			}
+		}()
+		out = json.NewEncoder(f)
+	}
 	for _, c := range all {
 		if c.Sealed && !*sealed {
 			t.Logf("%s: sealed, measured only with -sealed", c.Name)
 			continue
 		}
-		t.Run(c.Name, func(t *testing.T) { measureCatalog(t, c) })
+		t.Run(c.Name, func(t *testing.T) { measureCatalog(t, c, out) })
 	}
 }
 
-func measureCatalog(t *testing.T, c *catalogs.Catalog) {
+func measureCatalog(t *testing.T, c *catalogs.Catalog, out *json.Encoder) {
 	servers, err := c.Servers()
 	if err != nil {
 		t.Fatal(err)
@@ -94,6 +158,13 @@ func measureCatalog(t *testing.T, c *catalogs.Catalog) {
 			}
 			ours = append(ours, livemcpbench.TaskNames(task, refs))
 			plain = append(plain, livemcpbench.TaskNames(task, base.RankRefs(task.Query, 10)))
+			if out != nil {
+				o, p := ours[len(ours)-1], plain[len(plain)-1]
+				line := rankedTask{Catalog: c.Name, Set: set, ID: task.ID, Query: task.Query, Gold: task.Tools, Rank: firstGold(task, o), BM25: firstGold(task, p), Top: o[:min(3, len(o))]}
+				if err := out.Encode(line); err != nil {
+					t.Fatal(err)
+				}
+			}
 		}
 		mo, mb := retrieval.Evaluate(tasks, ours), retrieval.Evaluate(tasks, plain)
 		t.Logf("%s, %s tasks (%d tools in %d servers)\n%s\n%s\n%s", c.Name, set, n, len(servers), retrieval.Header(), mb.Row("plain BM25"), mo.Row("gateway discover_tools"))
