@@ -40,9 +40,18 @@ type latencyResult struct {
 // connections kept for 256 workers, so no run pays for new connections.
 var benchHTTPClient = &http.Client{Transport: &http.Transport{MaxIdleConns: 2048, MaxIdleConnsPerHost: 1024, IdleConnTimeout: time.Minute}}
 
+// httpSession connects to url in the newest revision both sides speak
+// (2026-07-28 with the gateway: stateless, no session on the server).
 func httpSession(ctx context.Context, url string) (*mcp.ClientSession, error) {
+	return httpSessionAt(ctx, url, "")
+}
+
+// httpSessionAt connects to url asking for protocol version (the newest,
+// if empty); "2025-11-25" makes an older client, with an initialize
+// handshake and a session the server keeps.
+func httpSessionAt(ctx context.Context, url, version string) (*mcp.ClientSession, error) {
 	return mcp.NewClient(&mcp.Implementation{Name: "bench"}, nil).Connect(ctx,
-		&mcp.StreamableClientTransport{Endpoint: url, HTTPClient: benchHTTPClient}, nil)
+		&mcp.StreamableClientTransport{Endpoint: url, HTTPClient: benchHTTPClient}, &mcp.ClientSessionOptions{ProtocolVersion: version})
 }
 
 func stdioSession(ctx context.Context, self string) (*mcp.ClientSession, error) {

@@ -16,6 +16,10 @@ type memoryResult struct {
 	rssPer     float64 // resident bytes per session over the baseline
 }
 
+// sessionedVersion is the protocol revision of the idle clients: only
+// clients before 2026-07-28 hold a session on the gateway.
+const sessionedVersion = "2025-11-25"
+
 // measureMemory opens idle client sessions on the gateway at url (each
 // initialized, with its event stream open, as a connected client keeps
 // it) until each count in counts is reached, and reads Caddy's memory at
@@ -30,7 +34,7 @@ func measureMemory(gw *caddy, url string, counts []int, progress func(string)) (
 		rss, err := procs.RSS(gw.Cmd.Process.Pid)
 		return memoryResult{sessions: n, heap: heap, rss: rss}, err
 	}
-	connect := route{name: "idle", upstream: "meta", connect: func(ctx context.Context) (*mcp.ClientSession, error) { return httpSession(ctx, url) }}
+	connect := route{name: "idle", upstream: "meta", connect: func(ctx context.Context) (*mcp.ClientSession, error) { return httpSessionAt(ctx, url, sessionedVersion) }}
 	warm, err := openSessions(context.Background(), connect, 100)
 	if err != nil {
 		return nil, err
