@@ -34,7 +34,9 @@ func measureMemory(gw *caddy, url string, counts []int, progress func(string)) (
 		rss, err := procs.RSS(gw.Cmd.Process.Pid)
 		return memoryResult{sessions: n, heap: heap, rss: rss}, err
 	}
-	connect := route{name: "idle", upstream: "meta", connect: func(ctx context.Context) (*mcp.ClientSession, error) { return httpSessionAt(ctx, url, sessionedVersion) }}
+	connect := route{name: "idle", upstream: "meta", connect: func(ctx context.Context) (*mcp.ClientSession, error) {
+		return httpSessionAt(ctx, url, sessionedVersion)
+	}}
 	warm, err := openSessions(context.Background(), connect, 100)
 	if err != nil {
 		return nil, err
