@@ -1,6 +1,7 @@
 package procs
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -125,4 +126,33 @@ func RSS(pid int) (uint64, error) {
 		}
 	}
 	return 0, fmt.Errorf("no VmRSS for process %d", pid)
+}
+
+// Allocs are the Go runtime's cumulative allocation counters of a
+// process (runtime.MemStats' Mallocs and TotalAlloc).
+type Allocs struct {
+	Mallocs    uint64 // heap objects allocated
+	TotalAlloc uint64 // bytes allocated for heap objects
+}
+
+// ReadAllocs reads the Caddy process's allocation counters from the
+// expvar memstats its admin endpoint serves at /debug/vars. The counters
+// are read inside the request (runtime.ReadMemStats): what the admin
+// endpoint allocates to answer it, before the reading and after, falls
+// on either side of it.
+func ReadAllocs(adminPort int) (Allocs, error) {
+	body, err := AdminGet(adminPort, "/debug/vars")
+	if err != nil {
+		return Allocs{}, err
+	}
+	var vars struct {
+		Memstats *Allocs `json:"memstats"`
+	}
+	if err := json.Unmarshal([]byte(body), &vars); err != nil {
+		return Allocs{}, fmt.Errorf("Caddy's /debug/vars: %v", err)
+	}
+	if vars.Memstats == nil {
+		return Allocs{}, fmt.Errorf("Caddy's /debug/vars has no memstats")
+	}
+	return *vars.Memstats, nil
 }

@@ -12,6 +12,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -164,4 +166,36 @@ func (b *syncBuffer) String() string {
 func readFile(path string) (string, error) {
 	b, err := os.ReadFile(path)
 	return string(b), err
+}
+
+// clockTicks is the kernel's USER_HZ, the unit of the CPU times in
+// /proc/<pid>/stat: 100 on every Linux architecture Go supports (it is
+// part of the user-space ABI, whatever the kernel's HZ).
+const clockTicks = 100
+
+// CPUTime is the CPU time a process has used so far, user and system, in
+// all its threads (those that have exited included), from
+// /proc/<pid>/stat. Its resolution is a clock tick, 10 ms.
+func CPUTime(pid int) (time.Duration, error) {
+	b, err := readFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, err
+	}
+	// The command name (field 2) is in parentheses and may hold spaces:
+	// the fields counted are those after its closing parenthesis, which
+	// begin with field 3 (state); utime and stime are fields 14 and 15.
+	i := strings.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0, fmt.Errorf("unexpected /proc/%d/stat: %q", pid, b)
+	}
+	f := strings.Fields(b[i+1:])
+	if len(f) < 13 {
+		return 0, fmt.Errorf("unexpected /proc/%d/stat: %q", pid, b)
+	}
+	utime, err1 := strconv.ParseUint(f[11], 10, 64)
+	stime, err2 := strconv.ParseUint(f[12], 10, 64)
+	if err := errors.Join(err1, err2); err != nil {
+		return 0, fmt.Errorf("/proc/%d/stat: %v", pid, err)
+	}
+	return time.Duration(utime+stime) * time.Second / clockTicks, nil
 }
