@@ -10,7 +10,7 @@ import (
 	"gonum.org/v1/plot/vg"
 )
 
-// chart draws one line per route and upstream of a figure of the latency
+// chart draws one line per route (era included) and upstream of a figure of the latency
 // results against concurrency, to dir/file (SVG).
 func chart(results []latencyResult, dir, file, title, yLabel string, value func(latencyResult) float64, logY bool) error {
 	p := plot.New()
@@ -26,17 +26,21 @@ func chart(results []latencyResult, dir, file, title, yLabel string, value func(
 	p.Legend.Top = true
 	p.Legend.Left = true
 	var lines []any
-	for _, upstream := range []string{"http", "stdio"} {
-		for _, name := range []string{"direct", "execute_tool", "passthrough"} {
-			var xys plotter.XYs
-			for _, r := range results {
-				if r.upstream == upstream && r.route == name && r.calls > 0 {
-					xys = append(xys, plotter.XY{X: float64(r.concurrency), Y: value(r)})
-				}
+	seen := map[string]bool{}
+	for _, first := range results {
+		key := first.upstream + " upstream, " + first.label()
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		var xys plotter.XYs
+		for _, r := range results {
+			if r.upstream == first.upstream && r.label() == first.label() && r.calls > 0 {
+				xys = append(xys, plotter.XY{X: float64(r.concurrency), Y: value(r)})
 			}
-			if len(xys) > 0 {
-				lines = append(lines, fmt.Sprintf("%s upstream, %s", upstream, name), xys)
-			}
+		}
+		if len(xys) > 0 {
+			lines = append(lines, key, xys)
 		}
 	}
 	if err := plotutil.AddLinePoints(p, lines...); err != nil {

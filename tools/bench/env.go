@@ -68,21 +68,22 @@ func (e *env) close() {
 	os.RemoveAll(e.dir)
 }
 
-// startEchoHTTP runs the echo upstream over HTTP and returns its URL.
-func (e *env) startEchoHTTP() (string, error) {
+// startEchoHTTP runs the echo upstream over HTTP and returns its URL and
+// its process.
+func (e *env) startEchoHTTP() (string, *procs.Process, error) {
 	port, err := procs.FreePort()
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	addr := fmt.Sprintf("127.0.0.1:%d", port)
 	p, err := e.start(nil, e.self, "-serve-echo-http", addr)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	if err := procs.WaitPort(port, p, 30*time.Second); err != nil {
-		return "", err
+		return "", nil, err
 	}
-	return "http://" + addr + "/", nil
+	return "http://" + addr + "/", p, nil
 }
 
 // caddy is a running Caddy.
@@ -129,4 +130,11 @@ func gatewayBlock(path, name, mode string, upstreams []string) string {
 	}
 	b.WriteString("\t}\n")
 	return b.String()
+}
+
+// reverseProxyBlock is a plain Caddy reverse proxy at path (which ends in
+// a slash) to the server at url, the path's prefix taken off: a request
+// for path reaches the server at /.
+func reverseProxyBlock(path, url string) string {
+	return fmt.Sprintf("\thandle_path %s* {\n\t\treverse_proxy %s\n\t}\n", path, strings.TrimSuffix(url, "/"))
 }

@@ -7,17 +7,26 @@ import (
 	"net/http"
 	"os/exec"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// A route is one way to call the echo tool: straight to the upstream, or
-// through the gateway with execute_tool or with a passthrough tools/call.
+// A route is one way to call the echo tool: straight to the upstream,
+// through a plain Caddy reverse proxy, or through the gateway with
+// execute_tool or with a passthrough tools/call, by a client of one
+// protocol era.
 type route struct {
-	name     string // "direct", "execute_tool", "passthrough"
+	name     string // "direct", "reverse_proxy", "execute_tool", "passthrough"
 	upstream string // "http", "stdio"
+	// era is the protocol revision the client asks for: "" for the
+	// newest (statelessVersion), or sessionedVersion.
+	era string
+	// viaCaddy: the calls pass through the Caddy process, whose cost per
+	// call is measured.
+	viaCaddy bool
 	// connect opens a client session for the route.
 	connect func(context.Context) (*mcp.ClientSession, error)
 	// shared: all workers use one session (a stdio upstream called
@@ -26,15 +35,39 @@ type route struct {
 	params *mcp.CallToolParams
 }
 
+// statelessVersion is the protocol revision the go-sdk client speaks by
+// default, and the gateway with it: no initialize, no session.
+const statelessVersion = "2026-07-28"
+
+// sessionedVersion is the older revision the gateway serves on the same
+// endpoint: an initialize handshake, and a session the server keeps
+// (Mcp-Session-Id). Only such clients hold a session on the gateway.
+const sessionedVersion = "2025-11-25"
+
+// routeLabel names a route in progress lines and the report: its name,
+// with the era after it when the client is not of the newest.
+func routeLabel(name, era string) string {
+	if era == "" {
+		return name
+	}
+	return name + " (" + era + ")"
+}
+
+func (r route) label() string { return routeLabel(r.name, r.era) }
+
 // latencyResult is what a route did at one concurrency.
 type latencyResult struct {
 	route, upstream string
+	era             string // as route.era
 	concurrency     int
 	p50, p99        time.Duration
 	perSecond       float64
 	calls, errors   int
 	firstError      string
+	cost            perCall
 }
+
+func (r latencyResult) label() string { return routeLabel(r.route, r.era) }
 
 // benchHTTPClient is every benchmark client's HTTP client: enough idle
 // connections kept for 256 workers, so no run pays for new connections.
@@ -59,9 +92,10 @@ func stdioSession(ctx context.Context, self string) (*mcp.ClientSession, error) 
 		&mcp.CommandTransport{Command: exec.Command(self, "-serve-echo-stdio")}, nil)
 }
 
-// routes are the six ways to call the echo tool, given the echo upstream's
-// URL and a gateway (Caddy) serving execute_tool at /meta and passthrough
-// at /pt in front of it.
+// routes are the ways to call the echo tool, given the echo upstream's
+// URL and a Caddy serving, in front of it, a reverse proxy to its HTTP
+// form at /rp/ and the gateway with execute_tool at /meta and passthrough
+// at /pt. The gateway routes are taken by clients of both eras.
 func routes(self, echoURL string, gw *caddy) []route {
 	echo := func(name string) *mcp.CallToolParams {
 		return &mcp.CallToolParams{Name: name, Arguments: map[string]any{"text": "hello"}}
@@ -69,19 +103,27 @@ func routes(self, echoURL string, gw *caddy) []route {
 	execute := func(tool string) *mcp.CallToolParams {
 		return &mcp.CallToolParams{Name: "execute_tool", Arguments: map[string]any{"tool_name": tool, "arguments": map[string]any{"text": "hello"}}}
 	}
-	viaGateway := func(path string) func(context.Context) (*mcp.ClientSession, error) {
-		return func(ctx context.Context) (*mcp.ClientSession, error) { return httpSession(ctx, gw.url(path)) }
+	viaCaddy := func(path, era string) func(context.Context) (*mcp.ClientSession, error) {
+		return func(ctx context.Context) (*mcp.ClientSession, error) { return httpSessionAt(ctx, gw.url(path), era) }
 	}
-	return []route{
+	rs := []route{
 		{name: "direct", upstream: "http", params: echo("echo"),
 			connect: func(ctx context.Context) (*mcp.ClientSession, error) { return httpSession(ctx, echoURL) }},
-		{name: "execute_tool", upstream: "http", params: execute("http.echo"), connect: viaGateway("/meta")},
-		{name: "passthrough", upstream: "http", params: echo("http_echo"), connect: viaGateway("/pt")},
+		{name: "reverse_proxy", upstream: "http", params: echo("echo"), viaCaddy: true, connect: viaCaddy("/rp/", "")},
 		{name: "direct", upstream: "stdio", params: echo("echo"), shared: true,
 			connect: func(ctx context.Context) (*mcp.ClientSession, error) { return stdioSession(ctx, self) }},
-		{name: "execute_tool", upstream: "stdio", params: execute("stdio.echo"), connect: viaGateway("/meta")},
-		{name: "passthrough", upstream: "stdio", params: echo("stdio_echo"), connect: viaGateway("/pt")},
 	}
+	for _, up := range []string{"http", "stdio"} {
+		for _, era := range []string{"", sessionedVersion} {
+			rs = append(rs, route{name: "execute_tool", upstream: up, era: era, params: execute(up + ".echo"), viaCaddy: true, connect: viaCaddy("/meta", era)})
+		}
+		for _, era := range []string{"", sessionedVersion} {
+			rs = append(rs, route{name: "passthrough", upstream: up, era: era, params: echo(up + "_echo"), viaCaddy: true, connect: viaCaddy("/pt", era)})
+		}
+	}
+	// In report order: per upstream, the floor routes, then the gateway's.
+	slices.SortStableFunc(rs, func(a, b route) int { return strings.Compare(a.upstream, b.upstream) })
+	return rs
 }
 
 // openSessions opens n sessions for r (one, if r's workers share it).
@@ -105,7 +147,7 @@ func openSessions(ctx context.Context, r route, n int) ([]*mcp.ClientSession, er
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
 		closeSessions(sessions)
-		return nil, fmt.Errorf("%s %s: opening sessions: %w", r.name, r.upstream, err)
+		return nil, fmt.Errorf("%s %s: opening sessions: %w", r.label(), r.upstream, err)
 	}
 	return sessions, nil
 }
@@ -181,12 +223,17 @@ func runLoad(r route, sessions []*mcp.ClientSession, workers int, d time.Duratio
 }
 
 // measureLatency runs every route at every concurrency. For each
-// concurrency the routes of an upstream take turns, rounds times, in a
-// rotating order, so that a noisy moment on a shared machine falls on all
-// of them alike; a route's figures pool its rounds.
-func measureLatency(rs []route, concurrencies []int, perPoint time.Duration, rounds int, progress func(string)) ([]latencyResult, error) {
+// concurrency the routes take turns, rounds times, in a rotating order, so
+// that a noisy moment on a shared machine falls on all of them alike; a
+// route's figures pool its rounds. m reads the counters before and after
+// each turn, for the routes' cost per call.
+func measureLatency(rs []route, m *meter, concurrencies []int, perPoint time.Duration, rounds int, progress func(string)) ([]latencyResult, error) {
 	var results []latencyResult
 	ctx := context.Background()
+	if err := m.calibrate(); err != nil {
+		return nil, err
+	}
+	progress(fmt.Sprintf("reading Caddy's counters allocates %d objects, %d bytes, taken off each turn", m.readAllocs.Mallocs, m.readAllocs.TotalAlloc))
 	for _, c := range concurrencies {
 		sessions := make([][]*mcp.ClientSession, len(rs))
 		for i, r := range rs {
@@ -201,10 +248,20 @@ func measureLatency(rs []route, concurrencies []int, perPoint time.Duration, rou
 			runLoad(r, s, c, perPoint/10) // warm up: connections, first-call paths
 		}
 		pooled := make([]load, len(rs))
+		costs := make([]cost, len(rs))
 		for round := range rounds {
 			for k := range rs {
 				i := (k + round) % len(rs)
+				before, err := m.before()
+				if err != nil {
+					return nil, err
+				}
 				l := runLoad(rs[i], sessions[i], c, perPoint/time.Duration(rounds))
+				after, err := m.after()
+				if err != nil {
+					return nil, err
+				}
+				costs[i].add(m, before, after)
 				p := &pooled[i]
 				p.latencies = append(p.latencies, l.latencies...)
 				p.elapsed += l.elapsed
@@ -217,15 +274,16 @@ func measureLatency(rs []route, concurrencies []int, perPoint time.Duration, rou
 		for i, r := range rs {
 			closeSessions(sessions[i])
 			res := summarize(r, c, pooled[i])
+			res.cost = costs[i].per(r, res.calls)
 			results = append(results, res)
-			progress(fmt.Sprintf("%-5s %-12s c=%-3d p50 %8s p99 %8s %8.0f calls/s", r.upstream, r.name, c, res.p50.Round(time.Microsecond), res.p99.Round(time.Microsecond), res.perSecond))
+			progress(fmt.Sprintf("%-5s %-27s c=%-3d p50 %8s p99 %8s %6.0f calls/s | %s", r.upstream, r.label(), c, res.p50.Round(time.Microsecond), res.p99.Round(time.Microsecond), res.perSecond, res.cost))
 		}
 	}
 	return results, nil
 }
 
 func summarize(r route, c int, l load) latencyResult {
-	res := latencyResult{route: r.name, upstream: r.upstream, concurrency: c, calls: len(l.latencies), errors: l.errors, firstError: l.first}
+	res := latencyResult{route: r.name, upstream: r.upstream, era: r.era, concurrency: c, calls: len(l.latencies), errors: l.errors, firstError: l.first}
 	if len(l.latencies) > 0 {
 		slices.Sort(l.latencies)
 		res.p50 = l.latencies[len(l.latencies)/2]

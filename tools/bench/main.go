@@ -113,19 +113,21 @@ func (rep *report) measure(cfg config, progress func(string)) error {
 	}()
 
 	progress("latency and throughput")
-	echoURL, err := e.startEchoHTTP()
+	echoURL, echo, err := e.startEchoHTTP()
 	if err != nil {
 		return err
 	}
 	upstreams := []string{"upstream http " + echoURL, fmt.Sprintf("upstream stdio {\n\tcommand %s -serve-echo-stdio\n}", e.self)}
-	gw, err := e.startCaddy("gateway", gatewayBlock("/meta", "meta", "meta", upstreams)+gatewayBlock("/pt", "pt", "passthrough", upstreams))
+	gw, err := e.startCaddy("gateway", gatewayBlock("/meta", "meta", "meta", upstreams)+gatewayBlock("/pt", "pt", "passthrough", upstreams)+reverseProxyBlock("/rp/", echoURL))
 	if err != nil {
 		return err
 	}
 	progress(fmt.Sprintf("gateway at %s, Caddy admin (pprof) at 127.0.0.1:%d", gw.url("/"), gw.adminPort))
-	if rep.latency, err = measureLatency(routes(e.self, echoURL, gw), cfg.concurrency, cfg.perPoint, cfg.rounds, progress); err != nil {
+	m := &meter{caddyPID: gw.Cmd.Process.Pid, adminPort: gw.adminPort, echoPID: echo.Cmd.Process.Pid, echoURL: echoURL}
+	if rep.latency, err = measureLatency(routes(e.self, echoURL, gw), m, cfg.concurrency, cfg.perPoint, cfg.rounds, progress); err != nil {
 		return err
 	}
+	rep.readAllocs, rep.echoConns = m.readAllocs, m.last.conns
 
 	progress("memory per session")
 	// A Caddy of its own, so that the latency runs' memory is not in its

@@ -16,10 +16,6 @@ type memoryResult struct {
 	rssPer     float64 // resident bytes per session over the baseline
 }
 
-// sessionedVersion is the protocol revision of the idle clients: only
-// clients before 2026-07-28 hold a session on the gateway.
-const sessionedVersion = "2025-11-25"
-
 // measureMemory opens idle client sessions on the gateway at url (each
 // initialized, with its event stream open, as a connected client keeps
 // it) until each count in counts is reached, and reads Caddy's memory at

@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/caddy-mcp/mcp-gateway/tools/internal/procs"
 )
 
 // report is everything one run measured.
@@ -23,6 +25,11 @@ type report struct {
 	searchBy string // the command the search figures come from
 	overhead overheadResult
 	charts   []string
+	// readAllocs is what reading Caddy's allocation counters allocates
+	// (meter.readAllocs); echoConns, the connections the HTTP upstream
+	// accepted during the latency runs.
+	readAllocs procs.Allocs
+	echoConns  int64
 }
 
 // direct is the direct route's result for the same upstream and
@@ -52,29 +59,90 @@ func (rep *report) write(w io.Writer) {
 	rep.writeSearch(p)
 }
 
+// Targets for the gateway routes, against direct on the same upstream.
+const (
+	targetHTTPLatency    = 1.4   // p50 / direct at concurrency 1, HTTP upstream
+	targetStdioLatency   = 2.2   // p50 / direct at concurrency 1, stdio upstream
+	targetHTTPThroughput = 0.9   // calls/s / direct at concurrency 64, HTTP upstream
+	targetStdioTput      = 0.6   // calls/s / direct at concurrency 64, stdio upstream
+	targetCPU            = 800   // µs of Caddy's CPU per call, HTTP upstream
+	targetAllocKB        = 182.5 // KB allocated in Caddy per call: half of 365 KB
+)
+
+// gatewayLabels are the gateway routes of upstream in the report's order,
+// each once.
+func (rep *report) gatewayLabels(upstream string) []latencyResult {
+	var out []latencyResult
+	seen := map[string]bool{}
+	for _, r := range rep.latency {
+		if r.upstream == upstream && (r.route == "execute_tool" || r.route == "passthrough") && !seen[r.label()] {
+			seen[r.label()] = true
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// at is the result of the route labelled label on upstream at
+// concurrency c.
+func (rep *report) at(upstream, label string, c int) (latencyResult, bool) {
+	for _, r := range rep.latency {
+		if r.upstream == upstream && r.label() == label && r.concurrency == c && r.calls > 0 {
+			return r, true
+		}
+	}
+	return latencyResult{}, false
+}
+
+// perConcurrency is a route's figure at each concurrency measured, as
+// "a / b / c at 1 / 16 / 64 clients", and whether every one meets ok.
+func (rep *report) perConcurrency(upstream, label string, value func(latencyResult) float64, format string, ok func(float64) bool) (string, bool) {
+	var vals, cs []string
+	met := true
+	for _, r := range rep.latency {
+		if r.upstream != upstream || r.label() != label || r.calls == 0 {
+			continue
+		}
+		v := value(r)
+		vals = append(vals, fmt.Sprintf(format, v))
+		cs = append(cs, fmt.Sprint(r.concurrency))
+		met = met && ok(v)
+	}
+	return fmt.Sprintf("%s at %s clients", strings.Join(vals, " / "), strings.Join(cs, " / ")), met && len(vals) > 0
+}
+
 func (rep *report) writeTargets(p func(string, ...any)) {
 	p("## Targets\n\n| target | measured | met |\n|---|---|---|\n")
-	for _, upstream := range []string{"http", "stdio"} {
-		for _, name := range []string{"execute_tool", "passthrough"} {
-			for _, r := range rep.latency {
-				if r.upstream != upstream || r.route != name {
-					continue
-				}
-				d, ok := rep.direct(r)
-				if !ok || r.calls == 0 {
-					continue
-				}
-				switch r.concurrency {
-				case 1:
+	for _, t := range []struct {
+		upstream      string
+		latency, tput float64
+	}{{"http", targetHTTPLatency, targetHTTPThroughput}, {"stdio", targetStdioLatency, targetStdioTput}} {
+		for _, g := range rep.gatewayLabels(t.upstream) {
+			name := g.label()
+			if r, ok := rep.at(t.upstream, name, 1); ok {
+				if d, ok := rep.direct(r); ok {
 					ratio := float64(r.p50) / float64(d.p50)
-					p("| latency at concurrency 1, gateway/direct p50 <= 1.25 (%s upstream, %s) | %.2fx (%s vs %s) | %s |\n",
-						upstream, name, ratio, us(r.p50), us(d.p50), yesNo(ratio <= 1.25))
-				case 64:
-					ratio := r.perSecond / d.perSecond
-					p("| throughput at concurrency 64 >= 0.5 of direct (%s upstream, %s) | %.2f (%.0f vs %.0f calls/s) | %s |\n",
-						upstream, name, ratio, r.perSecond, d.perSecond, yesNo(ratio >= 0.5))
+					p("| latency at 1 client, p50 / direct <= %.1f (%s upstream, %s) | %.2fx (%s vs %s) | %s |\n",
+						t.latency, t.upstream, name, ratio, us(r.p50), us(d.p50), yesNo(ratio <= t.latency))
 				}
 			}
+			if r, ok := rep.at(t.upstream, name, 64); ok {
+				if d, ok := rep.direct(r); ok {
+					ratio := r.perSecond / d.perSecond
+					p("| throughput at 64 clients >= %.1f of direct (%s upstream, %s) | %.2f (%.0f vs %.0f calls/s) | %s |\n",
+						t.tput, t.upstream, name, ratio, r.perSecond, d.perSecond, yesNo(ratio >= t.tput))
+				}
+			} else {
+				p("| throughput at 64 clients >= %.1f of direct (%s upstream, %s) | not measured (no run at 64 clients) | - |\n", t.tput, t.upstream, name)
+			}
+			if t.upstream == "http" {
+				m, ok := rep.perConcurrency(t.upstream, name, func(r latencyResult) float64 { return float64(r.cost.caddyCPU.Microseconds()) }, "%.0f µs",
+					func(v float64) bool { return v <= targetCPU })
+				p("| Caddy's CPU per call <= %d µs (%s upstream, %s) | %s | %s |\n", targetCPU, t.upstream, name, m, yesNo(ok))
+			}
+			m, ok := rep.perConcurrency(t.upstream, name, func(r latencyResult) float64 { return r.cost.allocBytes / 1000 }, "%.0f KB",
+				func(v float64) bool { return v <= targetAllocKB })
+			p("| allocated in Caddy per call <= %.1f KB, half of 365 KB (%s upstream, %s) | %s | %s |\n", targetAllocKB, t.upstream, name, m, yesNo(ok))
 		}
 	}
 	for _, m := range rep.memory {
@@ -100,41 +168,109 @@ func (rep *report) writeLatency(p func(string, ...any)) {
 	p("One tool, `echo`, answering with its argument: the upstream does next to nothing, so what\n")
 	p("is measured is the path to it. The HTTP upstream is a stateless streamable-HTTP server with\n")
 	p("JSON responses; the stdio upstream is the same server over a pipe. *direct* calls it with the\n")
-	p("go-sdk client (HTTP: a session per client; stdio: one process, one pipe, shared by all\n")
-	p("clients, which is all a stdio server offers); *execute_tool* and *passthrough* call it through\n")
-	p("Caddy and the gateway (a gateway session per client; the gateway keeps one upstream session).\n")
+	p("go-sdk client (HTTP: a client each; stdio: one process, one pipe, shared by all clients,\n")
+	p("which is all a stdio server offers). *reverse_proxy* calls the HTTP upstream the same way\n")
+	p("through a plain Caddy `reverse_proxy` in the gateway's Caddy: the floor a byte-forwarding\n")
+	p("hop costs on this machine. *execute_tool* and *passthrough* call it through Caddy and the\n")
+	p("gateway, which keeps one upstream session, by clients of both protocol eras the gateway\n")
+	p("serves on one endpoint: %s (the go-sdk client's default; stateless: no initialize, no\n", statelessVersion)
+	p("session) and, marked *(%s)*, the older one (an initialize handshake, then a session\n", sessionedVersion)
+	p("the gateway keeps, one per client). *direct* and *reverse_proxy* use the default era.\n")
 	p("Each concurrent client calls back to back. For each concurrency the routes take turns, %d\n", rep.rounds)
-	p("rounds of %s each in a rotating order, so a noisy moment falls on all of them alike; the\n", (rep.perPoint / time.Duration(rep.rounds)).Round(time.Millisecond))
+	p("round(s) of %s each in a rotating order, so a noisy moment falls on all of them alike; the\n", (rep.perPoint / time.Duration(rep.rounds)).Round(time.Millisecond))
 	p("figures pool the rounds. Ratios are against *direct* on the same upstream and concurrency.\n\n")
-	p("| upstream | route | clients | p50 | p99 | calls/s | p50 / direct | calls/s / direct | errors |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n")
+	p("Cost per call: around each turn the benchmark reads the Caddy process's CPU time (user +\n")
+	p("system, `/proc/<pid>/stat`, 10 ms ticks), its allocation counters (`Mallocs` and\n")
+	p("`TotalAlloc` of the expvar `memstats` at the admin endpoint's `/debug/vars`; what the two\n")
+	p("readings themselves allocate, %d objects and %.1f KB, is taken off each turn), the HTTP\n", rep.readAllocs.Mallocs, float64(rep.readAllocs.TotalAlloc)/1000)
+	p("upstream's CPU time, and the TCP connections the HTTP upstream has accepted (counted by\n")
+	p("its server's connection-state hook); each figure is the turns' sum over the calls made.\n")
+	p("*Caddy CPU*, *allocs* and *KB* (1 KB = 1000 bytes) are the Caddy process's, for the routes\n")
+	p("through it (— for *direct*); they include the collector's work, which can spill from one\n")
+	p("turn into the next (the rotation spreads it). *upstream CPU* and *new conns* are the HTTP\n")
+	p("upstream's (— for stdio): for *direct* the connections are the benchmark client's own, for\n")
+	p("the other routes Caddy's. %d connections were accepted by the HTTP upstream in all.\n\n", rep.echoConns)
+	p("| upstream | route | clients | p50 | p99 | calls/s | p50 / direct | calls/s / direct | Caddy CPU / call | allocs / call | KB / call | upstream CPU / call | new conns / call | errors |\n")
+	p("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, r := range rep.latency {
 		ratioLat, ratioTput := "", ""
 		if d, ok := rep.direct(r); ok && r.route != "direct" && r.calls > 0 {
 			ratioLat = fmt.Sprintf("%.2fx", float64(r.p50)/float64(d.p50))
 			ratioTput = fmt.Sprintf("%.2f", r.perSecond/d.perSecond)
 		}
-		p("| %s | %s | %d | %s | %s | %.0f | %s | %s | %d |\n", r.upstream, r.route, r.concurrency, us(r.p50), us(r.p99), r.perSecond, ratioLat, ratioTput, r.errors)
+		cpu, allocs, kb, upCPU, conns := "—", "—", "—", "—", "—"
+		if c := r.cost; r.calls > 0 {
+			if c.inCaddy {
+				cpu, allocs, kb = us(c.caddyCPU), fmt.Sprintf("%.0f", c.allocs), fmt.Sprintf("%.1f", c.allocBytes/1000)
+			}
+			if c.httpUpstream {
+				upCPU, conns = us(c.echoCPU), fmt.Sprintf("%.3f", c.conns)
+			}
+		}
+		p("| %s | %s | %d | %s | %s | %.0f | %s | %s | %s | %s | %s | %s | %s | %d |\n", r.upstream, r.label(), r.concurrency, us(r.p50), us(r.p99), r.perSecond,
+			ratioLat, ratioTput, cpu, allocs, kb, upCPU, conns, r.errors)
 	}
 	p("\n")
 	for _, r := range rep.latency {
 		if r.errors > 0 {
-			p("First error of %s/%s at %d clients: `%s`\n\n", r.upstream, r.route, r.concurrency, strings.ReplaceAll(r.firstError, "`", "'"))
+			p("First error of %s/%s at %d clients: `%s`\n\n", r.upstream, r.label(), r.concurrency, strings.ReplaceAll(r.firstError, "`", "'"))
 		}
 	}
 	for _, c := range rep.charts {
 		p("![%s](%s)\n\n", strings.TrimSuffix(c, ".svg"), c)
 	}
-	if o := rep.overhead; o.direct > 0 {
-		p("### Where the time goes\n\n")
-		p("Through the gateway a call makes two MCP-over-HTTP hops where a direct call makes one:\n")
-		p("client to gateway, gateway to upstream. The gateway's own work (its MCP server, the\n")
-		p("meta-tool, argument checks, the upstream client) is measured apart, in one process with\n")
-		p("the client connected in memory (`%s`): the echo call takes %s\n", o.command, us(o.direct))
-		p("straight to the upstream and %s through the gateway, so the gateway's own work is about\n", us(o.gateway))
-		p("%s a call. The rest of the difference at concurrency 1 is the extra hop: the client's\n", us(o.gateway-o.direct))
-		p("HTTP request to Caddy and the MCP SDK's server handling of it, about what the direct\n")
-		p("call's own hop costs.\n\n")
+	rep.writeEras(p)
+	rep.writeOverhead(p)
+}
+
+// writeEras sets each gateway route's figures for a stateless client and
+// for a sessioned one side by side.
+func (rep *report) writeEras(p func(string, ...any)) {
+	p("### Stateless against sessioned clients\n\n")
+	p("The same gateway routes, from the table above, for a %s client (stateless) and a %s\n", statelessVersion, sessionedVersion)
+	p("client (sessioned), at each concurrency; Caddy's figures per call.\n\n")
+	p("| upstream | route | clients | p50 | p50 (%[1]s) | calls/s | calls/s (%[1]s) | CPU | CPU (%[1]s) | allocs | allocs (%[1]s) | KB | KB (%[1]s) |\n", sessionedVersion)
+	p("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, r := range rep.latency {
+		if r.era != "" || r.route == "direct" || r.route == "reverse_proxy" || r.calls == 0 {
+			continue
+		}
+		s, ok := rep.at(r.upstream, routeLabel(r.route, sessionedVersion), r.concurrency)
+		if !ok {
+			continue
+		}
+		p("| %s | %s | %d | %s | %s | %.0f | %.0f | %s | %s | %.0f | %.0f | %.1f | %.1f |\n", r.upstream, r.route, r.concurrency,
+			us(r.p50), us(s.p50), r.perSecond, s.perSecond, us(r.cost.caddyCPU), us(s.cost.caddyCPU),
+			r.cost.allocs, s.cost.allocs, r.cost.allocBytes/1000, s.cost.allocBytes/1000)
 	}
+	p("\n")
+}
+
+// writeOverhead sets the in-process measure of the gateway's work beside
+// what the Caddy process pays per call.
+func (rep *report) writeOverhead(p func(string, ...any)) {
+	o := rep.overhead
+	if o.direct <= 0 {
+		return
+	}
+	p("### Where the time goes\n\n")
+	p("Through the gateway a call makes two MCP-over-HTTP hops where a direct call makes one:\n")
+	p("client to gateway, gateway to upstream. The gateway package's in-process benchmarks\n")
+	p("(`%s`) time an echo call, back to back, straight to an in-process\n", o.command)
+	p("upstream (%s, %.0f allocations, %.1f KB) and through the gateway from a client connected\n", us(o.direct), o.directAllocs, o.directBytes/1000)
+	p("in memory (%s, %.0f allocations, %.1f KB): a difference of %s of wall time and %.1f KB.\n", us(o.gateway), o.gatewayAllocs, o.gatewayBytes/1000, us(o.gateway-o.direct), (o.gatewayBytes-o.directBytes)/1000)
+	p("That difference is **not** the gateway's cost per call: it leaves out the inbound HTTP\n")
+	p("hop (Caddy's HTTP server and routing, the MCP SDK's streamable-HTTP server reading the\n")
+	p("request and writing the response, the session or the per-request state it keeps), and\n")
+	p("it is wall time on a machine whose cores also run the client and the upstream, not CPU.\n")
+	p("What the Caddy process pays per call, measured above, at 1 client:\n\n")
+	p("| route | Caddy CPU / call | allocs / call | KB / call |\n|---|---:|---:|---:|\n")
+	for _, r := range rep.latency {
+		if r.upstream == "http" && r.concurrency == 1 && r.cost.inCaddy && r.calls > 0 {
+			p("| %s | %s | %.0f | %.1f |\n", r.label(), us(r.cost.caddyCPU), r.cost.allocs, r.cost.allocBytes/1000)
+		}
+	}
+	p("\n*reverse_proxy* is the floor: what forwarding the same bytes through Caddy costs.\n\n")
 }
 
 func (rep *report) writeMemory(p func(string, ...any)) {

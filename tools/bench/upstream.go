@@ -22,11 +22,17 @@ func echoServer() *mcp.Server {
 }
 
 // serveEchoHTTP serves echoServer over stateless streamable HTTP with JSON
-// responses: the fastest an HTTP upstream can be.
+// responses, the fastest an HTTP upstream can be, at every path but
+// connsPath, where it answers how many TCP connections it has accepted
+// (see connCounter).
 func serveEchoHTTP(addr string) error {
 	s := echoServer()
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
-	return http.ListenAndServe(addr, h)
+	var conns connCounter
+	mux := http.NewServeMux()
+	mux.Handle(connsPath, &conns)
+	mux.Handle("/", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}))
+	srv := &http.Server{Addr: addr, Handler: mux, ConnState: conns.connState}
+	return srv.ListenAndServe()
 }
 
 // serveEchoStdio serves echoServer over stdin and stdout.
