@@ -2,12 +2,15 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // chart draws one line per route (era included) and upstream of a figure of the latency
@@ -23,8 +26,6 @@ func chart(results []latencyResult, dir, file, title, yLabel string, value func(
 		p.Y.Scale = plot.LogScale{}
 		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
 	}
-	p.Legend.Top = true
-	p.Legend.Left = true
 	var lines []any
 	seen := map[string]bool{}
 	for _, first := range results {
@@ -46,7 +47,34 @@ func chart(results []latencyResult, dir, file, title, yLabel string, value func(
 	if err := plotutil.AddLinePoints(p, lines...); err != nil {
 		return err
 	}
-	return p.Save(7*vg.Inch, 4.5*vg.Inch, filepath.Join(dir, file))
+	return save(p, 7*vg.Inch, 4.5*vg.Inch, filepath.Join(dir, file))
+}
+
+// save writes p to file (its format by its extension) with its legend
+// beside the plot rather than over it: the plot is w by h, the legend
+// widens the image by what it needs.
+func save(p *plot.Plot, w, h vg.Length, file string) error {
+	legend := p.Legend
+	p.Legend = plot.NewLegend()
+	const gap = vg.Inch / 8
+	lw := legend.Rectangle(draw.Canvas{}).Size().X // its size needs no canvas
+	c, err := draw.NewFormattedCanvas(w+gap+lw+gap, h, strings.TrimPrefix(filepath.Ext(file), "."))
+	if err != nil {
+		return err
+	}
+	dc := draw.New(c)
+	p.Draw(draw.Crop(dc, 0, -(gap + lw + gap), 0, 0))
+	legend.Top, legend.Left = true, true
+	legend.Draw(draw.Crop(dc, w+gap, -gap, 0, -gap))
+	f, err := os.Create(file)
+	if err != nil {
+		return err
+	}
+	if _, err := c.WriteTo(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // concurrencyTicks marks the measured concurrencies on the x axis.
