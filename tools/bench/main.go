@@ -1,9 +1,13 @@
 // Command bench measures what the gateway costs beside going direct, and
 // writes docs/benchmarks.md with its tables and charts:
 //
-//   - execute_tool and passthrough tools/call through Caddy and the gateway
-//     against the same upstream called directly, over HTTP and stdio, at
-//     several concurrencies: p50/p99 latency, calls per second, ratios;
+//   - execute_tool and passthrough tools/call through Caddy and the gateway,
+//     by clients of both protocol eras (2026-07-28, stateless; 2025-11-25,
+//     sessioned), against the same upstream called directly and, over
+//     HTTP, through a plain Caddy reverse_proxy, over HTTP and stdio, at
+//     several concurrencies: p50/p99 latency, calls per second, ratios,
+//     and the cost per call: Caddy's CPU time and allocations, the HTTP
+//     upstream's CPU time and the connections it accepts (cost.go);
 //   - Caddy's memory per idle client session, with 1,000 and 10,000 open;
 //   - tokens in the model's context, meta mode against passthrough, on the
 //     LiveMCPBench catalog and a generated 10k-tool catalog;
