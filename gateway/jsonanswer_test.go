@@ -147,7 +147,7 @@ func TestEventData(t *testing.T) {
 		}
 	}
 	for in, want := range map[string]bool{
-		`{"jsonrpc":"2.0","id":1,"result":{}}`:                    true,
+		`{"jsonrpc":"2.0","id":1,"result":{}}`:                     true,
 		`{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":""}}`: true,
 		`{"jsonrpc":"2.0","method":"notifications/progress"}`:      false,
 		`{"jsonrpc":"2.0","id":2,"method":"elicitation/create"}`:   false,
