@@ -157,6 +157,9 @@ func (e *Edge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer e.g.callers.enter(r, caller)()
 	r = r.WithContext(withPolicy(r.Context(), caller.Policy))
 	e.g.AwaitStartup(r.Context())
+	if wantsJSONAnswer(r, m) {
+		w = &jsonAnswer{w: w}
+	}
 	if m.stateless(r.Header) || opts.Stateless {
 		e.stateless.ServeHTTP(w, r)
 		return

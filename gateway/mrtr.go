@@ -51,8 +51,10 @@ type inputExchange struct {
 	g       *Gateway
 	caller  Caller
 	session *mcp.ServerSession
-	// caps are the capabilities the caller can answer with.
-	caps *mcp.ClientCapabilities
+	// capsOf reads the capabilities the caller declared; see capabilities.
+	capsOf   func() *mcp.ClientCapabilities
+	caps     *mcp.ClientCapabilities
+	capsRead bool
 	// stateless: the caller speaks the stateless revision, so questions go
 	// back in the result; else the gateway asks them on the caller's
 	// session, if it has one (askable).
@@ -60,17 +62,34 @@ type inputExchange struct {
 	method, domain, name string
 }
 
-// exchange makes the inputExchange of a request to domain's name.
-func (g *Gateway) exchange(req mcp.Request, caps *mcp.ClientCapabilities, version, method, domain, name string) *inputExchange {
+// exchange makes the inputExchange of a request to domain's name; caps
+// reads the capabilities the request's client declared (a request's
+// ClientCapabilities method).
+func (g *Gateway) exchange(req mcp.Request, caps func() *mcp.ClientCapabilities, version, method, domain, name string) *inputExchange {
 	ss, _ := req.GetSession().(*mcp.ServerSession)
 	stateless := version >= StatelessRevision
 	askable := !stateless && ss != nil && !g.current().stateless
 	return &inputExchange{
 		g: g, caller: g.callerOf(req.GetExtra()), session: ss,
-		caps:      callerCapabilities(caps, stateless || askable),
+		capsOf:    caps,
 		stateless: stateless, askable: askable,
 		method: method, domain: domain, name: name,
 	}
+}
+
+// capabilities are the capabilities the caller can answer questions with.
+// They are read when first needed: most calls never ask, and reading a
+// stateless request's capabilities decodes them from its _meta.
+func (x *inputExchange) capabilities() *mcp.ClientCapabilities {
+	if !x.capsRead {
+		x.capsRead = true
+		var declared *mcp.ClientCapabilities
+		if x.capsOf != nil {
+			declared = x.capsOf()
+		}
+		x.caps = callerCapabilities(declared, x.stateless || x.askable)
+	}
+	return x.caps
 }
 
 // prepare readies an upstream request's params: the caller's capabilities
@@ -82,7 +101,7 @@ func (x *inputExchange) prepare(u *Upstream, meta *mcp.Meta, state string) (roun
 		if *meta == nil {
 			*meta = mcp.Meta{}
 		}
-		(*meta)[metaClientCapabilities] = capabilitiesMeta(x.caps)
+		(*meta)[metaClientCapabilities] = capabilitiesMeta(x.capabilities())
 	}
 	if state == "" {
 		return roundState{}, nil
@@ -140,7 +159,7 @@ func (x *inputExchange) missingCapabilities(reqs mcp.InputRequestMap) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, ir := range reqs {
-		if c := missingCapability(ir, x.caps); c != "" && !seen[c] {
+		if c := missingCapability(ir, x.capabilities()); c != "" && !seen[c] {
 			seen[c] = true
 			out = append(out, c)
 		}

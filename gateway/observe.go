@@ -81,6 +81,17 @@ func (g *Gateway) observeCall(req *mcp.CallToolRequest, t *Tool, arguments json.
 	if t != nil {
 		rec.Domain, rec.Tool = t.Domain.Name, t.LocalName
 	}
+	if ce := g.logger.Check(zap.InfoLevel, "tool call"); ce != nil {
+		ce.Write(g.callLogFields(req, rec, arguments, res, s.logValues)...)
+	}
+	if s.observer != nil {
+		s.observer.ToolCalled(rec)
+	}
+}
+
+// callLogFields are a tool call's log line's fields; arguments and result
+// only with logValues.
+func (g *Gateway) callLogFields(req *mcp.CallToolRequest, rec CallRecord, arguments json.RawMessage, res *mcp.CallToolResult, logValues bool) []zap.Field {
 	fields := []zap.Field{
 		zap.String("identity", g.requestCaller(req)),
 		zap.String("domain", rec.Domain),
@@ -88,14 +99,11 @@ func (g *Gateway) observeCall(req *mcp.CallToolRequest, t *Tool, arguments json.
 		zap.Duration("duration", rec.Duration),
 		zap.String("outcome", rec.Outcome),
 	}
-	if s.logValues {
+	if logValues {
 		result, _ := json.Marshal(res)
 		fields = append(fields, zap.String("arguments", boundedText(string(arguments))), zap.String("result", boundedText(string(result))))
 	}
-	g.logger.Info("tool call", fields...)
-	if s.observer != nil {
-		s.observer.ToolCalled(rec)
-	}
+	return fields
 }
 
 // observeSearch counts a ranked search, and logs it when it found nothing

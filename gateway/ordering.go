@@ -22,6 +22,11 @@ import (
 // notification both counts include: every notification but
 // notifications/cancelled, which the SDK handles on its read path.
 func isCountedNotification(msg []byte) bool {
+	// Every counted method begins "notifications/": a message without
+	// those bytes (a call's answer, most of what flows) is not decoded.
+	if !bytes.Contains(msg, notificationPrefix) {
+		return false
+	}
 	var m struct {
 		ID     json.RawMessage `json:"id"`
 		Method string          `json:"method"`
@@ -31,6 +36,8 @@ func isCountedNotification(msg []byte) bool {
 	}
 	return len(m.ID) == 0 && isCountedMethod(m.Method)
 }
+
+var notificationPrefix = []byte("notifications/")
 
 func isCountedMethod(method string) bool {
 	return strings.HasPrefix(method, "notifications/") && method != "notifications/cancelled"

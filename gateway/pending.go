@@ -120,7 +120,7 @@ func (g *Gateway) startHeldCall(ctx context.Context, x *inputExchange, t *Tool, 
 	}
 	c.upstream = NewUpstream(cfg.Connection, UpstreamOptions{
 		Logger: g.logger.With(zap.String("upstream", t.Domain.Name), zap.String("held_call", c.id)),
-		Relay:  &questionRelay{call: c, caps: x.caps},
+		Relay:  &questionRelay{call: c, caps: x.capabilities()},
 	})
 	// The call outlives the caller's request (it waits for answers) but
 	// not the upstream's timeout: the operator's bound on a call holds for
