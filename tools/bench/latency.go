@@ -229,55 +229,69 @@ func runLoad(r route, sessions []*mcp.ClientSession, workers int, d time.Duratio
 // each turn, for the routes' cost per call.
 func measureLatency(rs []route, m *meter, concurrencies []int, perPoint time.Duration, rounds int, progress func(string)) ([]latencyResult, error) {
 	var results []latencyResult
-	ctx := context.Background()
 	if err := m.calibrate(); err != nil {
 		return nil, err
 	}
 	progress(fmt.Sprintf("reading Caddy's counters allocates %d objects, %d bytes, taken off each turn", m.readAllocs.Mallocs, m.readAllocs.TotalAlloc))
 	for _, c := range concurrencies {
-		sessions := make([][]*mcp.ClientSession, len(rs))
-		for i, r := range rs {
-			s, err := openSessions(ctx, r, c)
+		rc, err := measureAt(rs, m, c, perPoint, rounds)
+		if err != nil {
+			return nil, err
+		}
+		for i, res := range rc {
+			progress(fmt.Sprintf("%-5s %-27s c=%-3d p50 %8s p99 %8s %6.0f calls/s | %s", rs[i].upstream, rs[i].label(), c,
+				res.p50.Round(time.Microsecond), res.p99.Round(time.Microsecond), res.perSecond, res.cost))
+		}
+		results = append(results, rc...)
+	}
+	return results, nil
+}
+
+// measureAt runs every route at concurrency c (see measureLatency): a
+// result per route, in the order of rs.
+func measureAt(rs []route, m *meter, c int, perPoint time.Duration, rounds int) ([]latencyResult, error) {
+	sessions := make([][]*mcp.ClientSession, len(rs))
+	defer func() {
+		for _, s := range sessions {
+			closeSessions(s)
+		}
+	}()
+	for i, r := range rs {
+		s, err := openSessions(context.Background(), r, c)
+		if err != nil {
+			return nil, err
+		}
+		sessions[i] = s
+		runLoad(r, s, c, perPoint/10) // warm up: connections, first-call paths
+	}
+	pooled := make([]load, len(rs))
+	costs := make([]cost, len(rs))
+	for round := range rounds {
+		for k := range rs {
+			i := (k + round) % len(rs)
+			before, err := m.before()
 			if err != nil {
-				for _, s := range sessions {
-					closeSessions(s)
-				}
 				return nil, err
 			}
-			sessions[i] = s
-			runLoad(r, s, c, perPoint/10) // warm up: connections, first-call paths
-		}
-		pooled := make([]load, len(rs))
-		costs := make([]cost, len(rs))
-		for round := range rounds {
-			for k := range rs {
-				i := (k + round) % len(rs)
-				before, err := m.before()
-				if err != nil {
-					return nil, err
-				}
-				l := runLoad(rs[i], sessions[i], c, perPoint/time.Duration(rounds))
-				after, err := m.after()
-				if err != nil {
-					return nil, err
-				}
-				costs[i].add(m, before, after)
-				p := &pooled[i]
-				p.latencies = append(p.latencies, l.latencies...)
-				p.elapsed += l.elapsed
-				p.errors += l.errors
-				if p.first == "" {
-					p.first = l.first
-				}
+			l := runLoad(rs[i], sessions[i], c, perPoint/time.Duration(rounds))
+			after, err := m.after()
+			if err != nil {
+				return nil, err
+			}
+			costs[i].add(m, before, after)
+			p := &pooled[i]
+			p.latencies = append(p.latencies, l.latencies...)
+			p.elapsed += l.elapsed
+			p.errors += l.errors
+			if p.first == "" {
+				p.first = l.first
 			}
 		}
-		for i, r := range rs {
-			closeSessions(sessions[i])
-			res := summarize(r, c, pooled[i])
-			res.cost = costs[i].per(r, res.calls)
-			results = append(results, res)
-			progress(fmt.Sprintf("%-5s %-27s c=%-3d p50 %8s p99 %8s %6.0f calls/s | %s", r.upstream, r.label(), c, res.p50.Round(time.Microsecond), res.p99.Round(time.Microsecond), res.perSecond, res.cost))
-		}
+	}
+	results := make([]latencyResult, len(rs))
+	for i, r := range rs {
+		results[i] = summarize(r, c, pooled[i])
+		results[i].cost = costs[i].per(r, results[i].calls)
 	}
 	return results, nil
 }
