@@ -166,8 +166,8 @@ func (rep *report) writeTargets(p func(string, ...any)) {
 func (rep *report) writeLatency(p func(string, ...any)) {
 	p("## Latency and throughput\n\n")
 	p("One tool, `echo`, answering with its argument: the upstream does next to nothing, so what\n")
-	p("is measured is the path to it. The HTTP upstream is a stateless streamable-HTTP server with\n")
-	p("JSON responses; the stdio upstream is the same server over a pipe. *direct* calls it with the\n")
+	p("is measured is the path to it. The HTTP upstream is a stateless streamable-HTTP server that\n")
+	p("answers with event streams (the SDKs' default); the stdio upstream is the same server over a pipe. *direct* calls it with the\n")
 	p("go-sdk client (HTTP: a client each; stdio: one process, one pipe, shared by all clients,\n")
 	p("which is all a stdio server offers). *reverse_proxy* calls the HTTP upstream the same way\n")
 	p("through a plain Caddy `reverse_proxy` in the gateway's Caddy: the floor a byte-forwarding\n")

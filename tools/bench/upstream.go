@@ -21,16 +21,17 @@ func echoServer() *mcp.Server {
 	return s
 }
 
-// serveEchoHTTP serves echoServer over stateless streamable HTTP with JSON
-// responses, the fastest an HTTP upstream can be, at every path but
-// connsPath, where it answers how many TCP connections it has accepted
+// serveEchoHTTP serves echoServer over stateless streamable HTTP with
+// event-stream answers (the SDKs' default, so what most servers send, and
+// the form whose end a client must read for its connection to be reused)
+// at every path but connsPath, where it answers how many TCP connections it has accepted
 // (see connCounter).
 func serveEchoHTTP(addr string) error {
 	s := echoServer()
 	var conns connCounter
 	mux := http.NewServeMux()
 	mux.Handle(connsPath, &conns)
-	mux.Handle("/", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}))
+	mux.Handle("/", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: true}))
 	srv := &http.Server{Addr: addr, Handler: mux, ConnState: conns.connState}
 	return srv.ListenAndServe()
 }
