@@ -14,9 +14,11 @@ import (
 // enough that an abandoned request does not hold a connection for long.
 const streamEndGrace = 2 * time.Second
 
-// detachedRequest gives req a lifetime of its own: the request goes on
-// for streamEndGrace after req's context ends, and is cancelled then, or
-// as soon as its response body has been read to the end or closed.
+// detachedRequest gives req a lifetime of its own once its response has
+// begun: if req's context ends before the response's headers arrive, the
+// request is cancelled at once (a call that times out fails on time);
+// after, it goes on for streamEndGrace, and is cancelled then, or as soon
+// as its response body has been read to the end or closed.
 //
 // The SDK sends each call with the call's context and reads the answer's
 // event stream in the background; the caller cancels that context as
@@ -27,12 +29,17 @@ const streamEndGrace = 2 * time.Second
 func detachedRequest(req *http.Request) (*http.Request, func(*http.Response) *http.Response) {
 	ctx, cancel := context.WithCancel(context.WithoutCancel(req.Context()))
 	var (
-		mu    sync.Mutex
-		timer *time.Timer
+		mu       sync.Mutex
+		answered bool // the response's headers have arrived
+		timer    *time.Timer
 	)
 	stopAfter := context.AfterFunc(req.Context(), func() {
 		mu.Lock()
 		defer mu.Unlock()
+		if !answered {
+			cancel()
+			return
+		}
 		timer = time.AfterFunc(streamEndGrace, cancel)
 	})
 	release := func() {
@@ -46,6 +53,9 @@ func detachedRequest(req *http.Request) (*http.Request, func(*http.Response) *ht
 		cancel()
 	}
 	wrap := func(resp *http.Response) *http.Response {
+		mu.Lock()
+		answered = true
+		mu.Unlock()
 		if resp == nil || resp.Body == nil {
 			release()
 			return resp

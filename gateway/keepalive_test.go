@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -52,5 +53,21 @@ func TestUpstreamConnectionSurvivesCalls(t *testing.T) {
 				t.Errorf("%d new connections to the upstream over %d calls, want at most %d", opened, calls, calls/100)
 			}
 		})
+	}
+}
+
+// TestTimedOutCallEndsOnTime: a call whose upstream has not begun to
+// answer when the call's timeout ends is cut off then, not held for the
+// grace an answer's stream end gets.
+func TestTimedOutCallEndsOnTime(t *testing.T) {
+	var hang atomic.Bool
+	hang.Store(true)
+	up := httpUpstream("slow", hangableServer(t, &hang).URL)
+	up.Tools = map[string]ToolOverride{"work": {Timeout: Duration(100 * time.Millisecond)}}
+	tg := startGateway(t, Config{Upstreams: []*UpstreamConfig{up}})
+	start := time.Now()
+	callError(t, tg, ExecuteToolName, map[string]any{"tool_name": "slow.work"}, ErrTimeout)
+	if elapsed := time.Since(start); elapsed >= streamEndGrace {
+		t.Errorf("a call with a 100ms timeout failed after %s; it must not wait for the %s an answer's stream end gets", elapsed, streamEndGrace)
 	}
 }
