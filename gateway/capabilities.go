@@ -43,6 +43,26 @@ func callerCapabilities(caps *mcp.ClientCapabilities, canAsk bool) *mcp.ClientCa
 	return out
 }
 
+// declaredCapabilities reads the capabilities a request's client declared
+// (read, a request's ClientCapabilities) when a question needs them. A
+// request of the stateless revision carries them in its _meta, which the
+// SDK decodes anew on each reading: when they name none of the
+// capabilities the gateway relays (callerCapabilities), there is nothing
+// to decode, and the caller declared none.
+func declaredCapabilities(meta map[string]any, read func() *mcp.ClientCapabilities) func() *mcp.ClientCapabilities {
+	return func() *mcp.ClientCapabilities {
+		if declared, ok := meta[mcp.MetaKeyClientCapabilities].(map[string]any); ok {
+			_, sampling := declared["sampling"]
+			_, elicitation := declared["elicitation"]
+			_, roots := declared["roots"]
+			if !sampling && !elicitation && !roots {
+				return nil
+			}
+		}
+		return read()
+	}
+}
+
 // declareRelayable makes a discovery connection's client declare the
 // relayable capabilities. On a session of the stateless revision the
 // upstream asks its questions as input_required results, which every call
