@@ -71,7 +71,23 @@ func (r latencyResult) label() string { return routeLabel(r.route, r.era) }
 
 // benchHTTPClient is every benchmark client's HTTP client: enough idle
 // connections kept for 256 workers, so no run pays for new connections.
-var benchHTTPClient = &http.Client{Transport: &http.Transport{MaxIdleConns: 2048, MaxIdleConnsPerHost: 1024, IdleConnTimeout: time.Minute}}
+var benchHTTPClient = &http.Client{Transport: readToTheEnd{&http.Transport{MaxIdleConns: 2048, MaxIdleConnsPerHost: 1024, IdleConnTimeout: time.Minute}}}
+
+// readToTheEnd sends each POST with a context no call cancels. The go-sdk
+// client cancels a call's request as soon as the call has its answer,
+// while an event-stream answer's last chunk may be unread; net/http then
+// drops the connection and the next call dials. The gateway reads its
+// upstreams' answers to the end (gateway/keepalive.go); the benchmark's
+// clients do the same, so that no route pays for reconnects its client
+// causes. (The benchmark never cancels a call: its calls end by answer.)
+type readToTheEnd struct{ base http.RoundTripper }
+
+func (t readToTheEnd) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Method == http.MethodPost {
+		req = req.WithContext(context.WithoutCancel(req.Context()))
+	}
+	return t.base.RoundTrip(req)
+}
 
 // httpSession connects to url in the newest revision both sides speak
 // (2026-07-28 with the gateway: stateless, no session on the server).
