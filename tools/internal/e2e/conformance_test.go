@@ -41,6 +41,9 @@ func TestConformanceThroughGateway(t *testing.T) {
 	through := testenv.RunConformance(t, caddy.URL("/mcp"))
 	var lost []string
 	for _, check := range passedDirect {
+		if want, ok := answeredInJSON[check]; ok && through.Checks[check] == want {
+			continue
+		}
 		if through.Checks[check] != "SUCCESS" {
 			lost = append(lost, fmt.Sprintf("%s (%s)", check, orMissing(through.Checks[check])))
 		}
@@ -49,6 +52,15 @@ func TestConformanceThroughGateway(t *testing.T) {
 	if len(lost) > 0 {
 		t.Errorf("checks that pass directly but not through the gateway:\n  %s\nsuite output:\n%s", strings.Join(lost, "\n  "), through.Output)
 	}
+}
+
+// answeredInJSON are the checks that apply only to a server answering
+// with event streams, with the status the suite gives them instead when
+// the answers are plain JSON, as the gateway's are when nothing but the
+// answer is sent (gateway/jsonanswer.go): the suite reports streams as
+// optional then.
+var answeredInJSON = map[string]string{
+	"server-sse-multiple-streams/server-sse-streams-functional": "INFO",
 }
 
 // TestConformanceMetaMode runs the conformance scenarios that apply to a
