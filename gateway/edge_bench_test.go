@@ -12,7 +12,8 @@ import (
 // BenchmarkEdgeCall calls the echo tool of an HTTP upstream (event-stream
 // answers, sessions: the SDK's default server) over real loopback HTTP:
 // direct, and through the gateway's edge with execute_tool and with a
-// passthrough call, for a client of each protocol era. Client, gateway
+// passthrough call, for a client of each protocol era; and discover_tools
+// through the edge. Client, gateway
 // and upstream share the process, so a route's allocations over direct's
 // are the gateway's (its server side and its client side); upconns/op is
 // the new TCP connections to the upstream per call.
@@ -33,6 +34,12 @@ func BenchmarkEdgeCall(b *testing.B) {
 		}
 		for _, era := range eras {
 			b.Run(mode+"/"+era.name, func(b *testing.B) { benchCalls(b, edge.URL, era.version, params, conns) })
+		}
+		if mode == ModeMeta {
+			discover := &mcp.CallToolParams{Name: DiscoverToolsName, Arguments: map[string]any{"query": "say the message back"}}
+			for _, era := range eras {
+				b.Run("discover_tools/"+era.name, func(b *testing.B) { benchCalls(b, edge.URL, era.version, discover, conns) })
+			}
 		}
 	}
 }
