@@ -22,9 +22,10 @@ import (
 // notification both counts include: every notification but
 // notifications/cancelled, which the SDK handles on its read path.
 func isCountedNotification(msg []byte) bool {
-	// Every counted method begins "notifications/": a message without
-	// those bytes (a call's answer, most of what flows) is not decoded.
-	if !bytes.Contains(msg, notificationPrefix) {
+	// Every counted method begins "notifications/" (which JSON may write
+	// "notifications\/"): a message without the word (a call's answer,
+	// most of what flows) is not decoded.
+	if !bytes.Contains(msg, notificationWord) {
 		return false
 	}
 	var m struct {
@@ -37,7 +38,7 @@ func isCountedNotification(msg []byte) bool {
 	return len(m.ID) == 0 && isCountedMethod(m.Method)
 }
 
-var notificationPrefix = []byte("notifications/")
+var notificationWord = []byte("notifications")
 
 func isCountedMethod(method string) bool {
 	return strings.HasPrefix(method, "notifications/") && method != "notifications/cancelled"

@@ -40,3 +40,18 @@ func TestNotificationCounting(t *testing.T) {
 		t.Errorf("SSE: counted %d notifications, want 2 (one split over two data lines)", n)
 	}
 }
+
+func TestIsCountedNotification(t *testing.T) {
+	for msg, want := range map[string]bool{
+		`{"jsonrpc":"2.0","method":"notifications/progress","params":{}}`:  true,
+		`{"jsonrpc":"2.0","method":"notifications\/message","params":{}}`:  true,
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{}}`: false,
+		`{"jsonrpc":"2.0","id":3,"method":"sampling/createMessage"}`:       false,
+		`{"jsonrpc":"2.0","id":3,"result":{"content":[]}}`:                 false,
+		`{"jsonrpc":"2.0","id":3,"result":{"text":"notifications/x"}}`:     false,
+	} {
+		if got := isCountedNotification([]byte(msg)); got != want {
+			t.Errorf("isCountedNotification(%s) = %v, want %v", msg, got, want)
+		}
+	}
+}
