@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdkjson "github.com/segmentio/encoding/json"
 )
 
 // Protocol revisions the edge tells apart.
@@ -52,37 +53,56 @@ type message struct {
 	metaVersion string
 }
 
-// readMessage reads body as one JSON-RPC message.
+// readMessage reads body as one JSON-RPC message, as the SDK will read it
+// (see readAsSDK): what the routing headers are checked against, and what
+// the edge fills them in from, is what the request will do.
 func readMessage(body []byte) message {
 	trimmed := bytes.TrimLeft(body, " \t\r\n")
 	if len(trimmed) == 0 || trimmed[0] != '{' {
 		return message{}
 	}
+	// The SDK decodes the envelope with params raw, then params on their
+	// own: a repeated "params" counts by its last value, as there.
 	var wire struct {
-		ID     any    `json:"id"`
-		Method string `json:"method"`
-		Params *struct {
-			Name string `json:"name"`
-			URI  string `json:"uri"`
-			Meta struct {
-				ProtocolVersion any `json:"io.modelcontextprotocol/protocolVersion"`
-			} `json:"_meta"`
-		} `json:"params"`
+		ID     any             `json:"id"`
+		Method string          `json:"method"`
+		Params json.RawMessage `json:"params"`
 	}
-	if json.Unmarshal(trimmed, &wire) != nil || wire.Method == "" {
+	if readAsSDK(trimmed, &wire) != nil || wire.Method == "" {
 		return message{}
 	}
 	m := message{read: true, id: wire.ID, method: wire.Method}
-	if wire.Params != nil {
-		m.metaVersion, _ = wire.Params.Meta.ProtocolVersion.(string)
-		switch wire.Method {
-		case "tools/call", "prompts/get":
-			m.name, m.named = wire.Params.Name, true
-		case "resources/read":
-			m.name, m.named = wire.Params.URI, true
-		}
+	if len(wire.Params) == 0 {
+		return m
+	}
+	var params struct {
+		Name string `json:"name"`
+		URI  string `json:"uri"`
+		Meta struct {
+			ProtocolVersion any `json:"io.modelcontextprotocol/protocolVersion"`
+		} `json:"_meta"`
+	}
+	if readAsSDK(wire.Params, &params) != nil {
+		return m
+	}
+	m.metaVersion, _ = params.Meta.ProtocolVersion.(string)
+	switch wire.Method {
+	case "tools/call", "prompts/get":
+		m.name, m.named = params.Name, true
+	case "resources/read":
+		m.name, m.named = params.URI, true
 	}
 	return m
+}
+
+// readAsSDK decodes data into v the way the MCP SDK decodes messages: the
+// same decoder, matching keys exactly ("Name" is not "name"), a repeated
+// key's last value winning. encoding/json matches keys regardless of case,
+// so a body with both "name" and "Name" would read one way here and run
+// another way there.
+func readAsSDK(data []byte, v any) error {
+	_, err := sdkjson.Parse(data, v, sdkjson.DontMatchCaseInsensitiveStructFields)
+	return err
 }
 
 // stateless reports whether a request speaks the stateless revision (or a

@@ -1,0 +1,80 @@
+package gateway
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+)
+
+// TestRoutingHeadersAreCheckedAgainstWhatTheSDKReads: a body can carry
+// keys that differ from the protocol's only in case ("Name", "Method")
+// or repeat a key; the routing headers must agree with what the SDK will
+// act on, which reads keys exactly and takes a repeated key's last value,
+// so that no header can name one tool while the call runs another.
+func TestRoutingHeadersAreCheckedAgainstWhatTheSDKReads(t *testing.T) {
+	tg := startGateway(t, Config{Upstreams: []*UpstreamConfig{httpUpstream("echo", serveHTTP(t, echoServer()).URL)}})
+	ts := serveEdge(t, tg, EdgeOptions{})
+	v := StatelessRevision
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"` + v + `","io.modelcontextprotocol/clientCapabilities":{}}`
+	for _, tc := range []struct {
+		name, body, method, tool string
+	}{
+		{"a Name key beside name", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"execute_tool","Name":"discover_tools","arguments":{"tool_name":"echo.echo"},` + meta + `}}`, "tools/call", "discover_tools"},
+		{"a Method key beside method", `{"jsonrpc":"2.0","id":2,"method":"tools/call","Method":"tools/list","params":{"name":"execute_tool","arguments":{"tool_name":"echo.echo"},` + meta + `}}`, "tools/list", "execute_tool"},
+		{"a Params key beside params", `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"execute_tool","arguments":{"tool_name":"echo.echo"},` + meta + `},"Params":{"name":"discover_tools"}}`, "tools/call", "discover_tools"},
+	} {
+		status, body := post(t, ts.URL, tc.body, map[string]string{"Mcp-Protocol-Version": v, "Mcp-Method": tc.method, "Mcp-Name": tc.tool})
+		if status != http.StatusBadRequest || !strings.Contains(body, "does not match") {
+			t.Errorf("%s, with headers naming %s %s: %d %s; want 400, the headers do not match the body", tc.name, tc.method, tc.tool, status, body)
+		}
+	}
+
+	// An earlier revision needs no routing headers, but those it sends
+	// must agree with what the SDK reads too (served without sessions
+	// here, so that one request is a whole call).
+	old := serveEdge(t, tg, EdgeOptions{Stateless: true})
+	for _, tc := range []struct {
+		name, body, method, tool string
+	}{
+		{"a Name key beside name", `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"execute_tool","Name":"discover_tools","arguments":{"tool_name":"echo.echo"}}}`, "tools/call", "discover_tools"},
+		{"a Method key beside method", `{"jsonrpc":"2.0","id":5,"method":"tools/call","Method":"tools/list","params":{"name":"execute_tool","arguments":{"tool_name":"echo.echo"}}}`, "tools/list", ""},
+		{"name given twice", `{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"discover_tools","name":"execute_tool","arguments":{"tool_name":"echo.echo"}}}`, "tools/call", "discover_tools"},
+	} {
+		headers := map[string]string{"Mcp-Protocol-Version": "2025-11-25", "Mcp-Method": tc.method}
+		if tc.tool != "" {
+			headers["Mcp-Name"] = tc.tool
+		}
+		status, body := post(t, old.URL, tc.body, headers)
+		if status != http.StatusBadRequest || !strings.Contains(body, "does not match") {
+			t.Errorf("earlier revision, %s, with headers naming %s %s: %d %s; want 400, the headers do not match the body", tc.name, tc.method, tc.tool, status, body)
+		}
+	}
+}
+
+// FuzzReadMessage: the edge's reading of a body never panics, and where
+// the SDK's own decoder reads a request from the same body, the edge
+// reads the same method: headers are checked against what will run.
+func FuzzReadMessage(f *testing.F) {
+	for _, seed := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","Name":"b"}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","Method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":"x","method":"resources/read","params":{"uri":"file:///a","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`,
+		`{"jsonrpc":"2.0","id":1,"method":"a","method":"b","params":{},"params":{"name":"c"}}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		m := readMessage(body)
+		msg, err := jsonrpc.DecodeMessage(body)
+		if err != nil || !m.read {
+			return
+		}
+		if req, ok := msg.(*jsonrpc.Request); ok && req.Method != m.method {
+			t.Errorf("the edge reads method %q, the SDK %q, in %s", m.method, req.Method, body)
+		}
+	})
+}
