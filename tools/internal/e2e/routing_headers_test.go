@@ -197,4 +197,17 @@ func TestToolsCallPolicyExample(t *testing.T) {
 			t.Errorf("%s on a tools/call of echo_echo: HTTP %d, error %+v; want 400 and JSON-RPC -32020", c.what, a.Status, a.Error)
 		}
 	}
+
+	// bob's tools/call of echo_admin_reset whose body also says "Method":
+	// "tools/list" (a key the SDK does not read: it matches keys exactly),
+	// with Mcp-Method tools/list to be given the lax policy: refused, as
+	// the headers do not match what the call runs.
+	disguised := []byte(`{"jsonrpc":"2.0","id":8,"method":"tools/call","Method":"tools/list","params":{"name":"echo_admin_reset","arguments":{}}}`)
+	h := map[string]string{"Mcp-Protocol-Version": testenv.SessionRevision, "Mcp-Method": "tools/list"}
+	for k, v := range bob {
+		h[k] = v
+	}
+	if a := postRPC(t, url, h, disguised); a.Status != http.StatusBadRequest || a.Error == nil || a.Error.Code != -32020 {
+		t.Errorf("a tools/call disguised by a \"Method\" key and Mcp-Method tools/list: HTTP %d, error %+v; want 400 and JSON-RPC -32020", a.Status, a.Error)
+	}
 }
