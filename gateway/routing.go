@@ -39,10 +39,14 @@ const metaProtocolVersion = "io.modelcontextprotocol/protocolVersion"
 // message is what the edge reads of a POST body before the SDK does:
 // enough to tell the protocol era and to check the routing headers.
 type message struct {
-	// read: the body is one JSON-RPC request or notification the edge
-	// could read (not a batch, not a response, not malformed). The SDK
-	// answers the others as the protocol says.
+	// read: the body is a JSON-RPC request or notification the edge could
+	// read, or a batch (revisions before 2025-06-18) of such messages
+	// whose requests agree in method and name, which the fields below then
+	// describe. The SDK answers the others (responses, malformed bodies)
+	// as the protocol says; mixed is a batch whose requests differ.
 	read   bool
+	batch  bool
+	mixed  bool
 	id     any
 	method string
 	// name is what Mcp-Name mirrors: a tools/call's or prompts/get's
@@ -58,7 +62,12 @@ type message struct {
 // the edge fills them in from, is what the request will do.
 func readMessage(body []byte) message {
 	trimmed := bytes.TrimLeft(body, " \t\r\n")
-	if len(trimmed) == 0 || trimmed[0] != '{' {
+	switch {
+	case len(trimmed) == 0:
+		return message{}
+	case trimmed[0] == '[':
+		return readBatchMessage(trimmed)
+	case trimmed[0] != '{':
 		return message{}
 	}
 	// The SDK decodes the envelope with params raw, then params on their
@@ -95,6 +104,36 @@ func readMessage(body []byte) message {
 	return m
 }
 
+// readBatchMessage reads a JSON-RPC batch. The routing headers, and the
+// matchers, policies and limits that read them, describe one method and
+// one name: a batch whose requests all have the same ones is described
+// by them as a single request is; one whose requests differ is mixed.
+// Notifications in a batch run no tool, and do not count.
+func readBatchMessage(body []byte) message {
+	var elements []json.RawMessage
+	if readAsSDK(body, &elements) != nil {
+		return message{}
+	}
+	var batch message
+	for _, e := range elements {
+		if e = bytes.TrimLeft(e, " \t\r\n"); len(e) == 0 || e[0] != '{' {
+			continue // not a message (a batch holds no batches)
+		}
+		m := readMessage(e)
+		switch {
+		case !m.read || m.id == nil:
+			continue
+		case !batch.read:
+			batch = m
+			batch.id = nil // an error about the batch answers no one request
+		case m.method != batch.method || m.name != batch.name:
+			batch.mixed = true
+		}
+	}
+	batch.batch = true
+	return batch
+}
+
 // readAsSDK decodes data into v the way the MCP SDK decodes messages: the
 // same decoder, matching keys exactly ("Name" is not "name"), a repeated
 // key's last value winning. encoding/json matches keys regardless of case,
@@ -120,6 +159,9 @@ func (m message) stateless(h http.Header) bool {
 // carry must agree with the body too, so that whatever routed on a header
 // routed on the truth. It returns what is wrong, or "".
 func checkRoutingHeaders(m message, h http.Header) string {
+	if m.mixed {
+		return "a JSON-RPC batch whose requests differ in method or name is not accepted here: the routing headers, and what routes, authorises or limits on them, describe one; send the requests one per HTTP request"
+	}
 	if !m.read {
 		return ""
 	}

@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -50,6 +51,40 @@ func TestRoutingHeadersAreCheckedAgainstWhatTheSDKReads(t *testing.T) {
 		if status != http.StatusBadRequest || !strings.Contains(body, "does not match") {
 			t.Errorf("earlier revision, %s, with headers naming %s %s: %d %s; want 400, the headers do not match the body", tc.name, tc.method, tc.tool, status, body)
 		}
+	}
+
+	// Batches (2025-03-26): one whose requests agree is described by the
+	// headers as one request is; one whose requests differ cannot be.
+	call := func(id int, tool string) string {
+		return `{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"tools/call","params":{"name":"` + tool + `","arguments":{"tool_name":"echo.echo"}}}`
+	}
+	v0326 := map[string]string{"Mcp-Protocol-Version": "2025-03-26"}
+	with := func(h map[string]string, k, v string) map[string]string {
+		out := map[string]string{k: v}
+		for a, b := range h {
+			out[a] = b
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name    string
+		body    string
+		headers map[string]string
+		refused string
+	}{
+		{"a batch of calls, said to be tools/list", "[" + call(7, "execute_tool") + "," + call(8, "execute_tool") + "]", with(v0326, "Mcp-Method", "tools/list"), "does not match"},
+		{"a batch of calls of two tools", "[" + call(9, "discover_tools") + "," + call(10, "execute_tool") + "]", v0326, "batch"},
+		{"a batch of a list and a call", `[{"jsonrpc":"2.0","id":11,"method":"tools/list"},` + call(12, "execute_tool") + "]", v0326, "batch"},
+		{"a batch hiding a call behind Name", "[" + call(13, "discover_tools") + `,{"jsonrpc":"2.0","id":14,"method":"tools/call","params":{"name":"execute_tool","Name":"discover_tools","arguments":{"tool_name":"echo.echo"}}}]`, with(v0326, "Mcp-Name", "discover_tools"), "batch"},
+	} {
+		status, body := post(t, old.URL, tc.body, tc.headers)
+		if status != http.StatusBadRequest || !strings.Contains(body, tc.refused) {
+			t.Errorf("%s: %d %s; want 400 (%s)", tc.name, status, body, tc.refused)
+		}
+	}
+	status, body := post(t, old.URL, "["+call(15, "execute_tool")+","+call(16, "execute_tool")+"]", with(v0326, "Mcp-Method", "tools/call"))
+	if status != http.StatusOK || strings.Count(body, `"echoed"`) != 2 {
+		t.Errorf("a batch of two calls of one tool, said to be tools/call: %d %s; want both answered", status, body)
 	}
 }
 
