@@ -45,7 +45,6 @@ type message struct {
 	// describe. The SDK answers the others (responses, malformed bodies)
 	// as the protocol says; mixed is a batch whose requests differ.
 	read   bool
-	batch  bool
 	mixed  bool
 	id     any
 	method string
@@ -130,7 +129,6 @@ func readBatchMessage(body []byte) message {
 			batch.mixed = true
 		}
 	}
-	batch.batch = true
 	return batch
 }
 
