@@ -157,6 +157,15 @@ func (m message) stateless(h http.Header) bool {
 // carry must agree with the body too, so that whatever routed on a header
 // routed on the truth. It returns what is wrong, or "".
 func checkRoutingHeaders(m message, h http.Header) string {
+	// A header given twice reads as its first value here, and as all its
+	// values elsewhere (Caddy's header matcher matches any; its
+	// placeholder joins them): it could agree with the body here and name
+	// something else there.
+	for _, name := range []string{headerProtocolVersion, headerMethod, headerName} {
+		if n := len(h.Values(name)); n > 1 {
+			return fmt.Sprintf("the %s header is given %d times: a routing header must be given once", name, n)
+		}
+	}
 	if m.mixed {
 		return "a JSON-RPC batch whose requests differ in method or name is not accepted here: the routing headers, and what routes, authorises or limits on them, describe one; send the requests one per HTTP request"
 	}

@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -112,4 +113,42 @@ func FuzzReadMessage(f *testing.F) {
 			t.Errorf("the edge reads method %q, the SDK %q, in %s", m.method, req.Method, body)
 		}
 	})
+}
+
+// TestRoutingHeaderGivenTwiceIsRefused: a routing header given twice could
+// agree with the body by its first value and name something else by its
+// others (Caddy's matchers match any value, its placeholders join them).
+func TestRoutingHeaderGivenTwiceIsRefused(t *testing.T) {
+	tg := startGateway(t, Config{Upstreams: []*UpstreamConfig{httpUpstream("echo", serveHTTP(t, echoServer()).URL)}})
+	ts := serveEdge(t, tg, EdgeOptions{Stateless: true})
+	for _, tc := range []struct {
+		name, body, header string
+		values             []string
+	}{
+		{"Mcp-Name, 2026-07-28", statelessCall(1, ExecuteToolName), "Mcp-Name", []string{ExecuteToolName, "other"}},
+		{"Mcp-Method, 2026-07-28", statelessCall(2, ExecuteToolName), "Mcp-Method", []string{"tools/call", "tools/list"}},
+		{"Mcp-Name, earlier revision", `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"execute_tool","arguments":{"tool_name":"echo.echo"}}}`, "Mcp-Name", []string{ExecuteToolName, ExecuteToolName}},
+	} {
+		req, _ := http.NewRequest(http.MethodPost, ts.URL, strings.NewReader(tc.body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if strings.Contains(tc.name, "2026") {
+			req.Header.Set("Mcp-Protocol-Version", StatelessRevision)
+			req.Header.Set("Mcp-Method", "tools/call")
+			req.Header.Set("Mcp-Name", ExecuteToolName)
+		}
+		req.Header.Del(tc.header)
+		for _, v := range tc.values {
+			req.Header.Add(tc.header, v)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(b), "given 2 times") {
+			t.Errorf("%s given twice: %d %s; want 400", tc.name, resp.StatusCode, b)
+		}
+	}
 }

@@ -1,8 +1,10 @@
 package e2e
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"slices"
 	"strings"
@@ -112,6 +114,29 @@ func TestRateLimitPerToolExample(t *testing.T) {
 		"Mcp-Protocol-Version": testenv.Revision2026, "Mcp-Method": "tools/call", "Mcp-Name": "echo_headers"}, testenv.Revision2026)
 	if lie.Status != http.StatusBadRequest || lie.Error == nil || lie.Error.Code != -32020 {
 		t.Errorf("alice's echo_echo call named echo_headers: HTTP %d, error %+v; want 400 and -32020", lie.Status, lie.Error)
+	}
+
+	// alice repeats Mcp-Name, the true name first and another after it:
+	// rate_limit keys on the values joined ("echo_echo,dodge"), a bucket
+	// of its own; the gateway refuses a routing header given twice.
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 9, "method": "tools/call",
+		"params": map[string]any{"name": "echo_echo", "arguments": map[string]any{"text": "hi"}, "_meta": meta2026(map[string]any{})}})
+	req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Authorization", alice["Authorization"])
+	req.Header.Set("Mcp-Protocol-Version", testenv.Revision2026)
+	req.Header.Set("Mcp-Method", "tools/call")
+	req.Header.Add("Mcp-Name", "echo_echo")
+	req.Header.Add("Mcp-Name", "dodge")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	answer, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(answer), "-32020") {
+		t.Errorf("alice's echo_echo call with Mcp-Name given twice: HTTP %d %s; want 400 and -32020", resp.StatusCode, answer)
 	}
 
 	// carol's client speaks 2025-11-25: her calls carry no Mcp-Name when
