@@ -17,6 +17,12 @@ import (
 // that a glob reaches resource URIs: "crm.*" is everything of domain crm,
 // "*_delete" every tool named so, "docs.resource:file:///srv/public/*" some
 // of docs' resources.
+//
+// A resource template the rule shows gives the URIs it covers, except
+// those the rule hides: a URI a deny glob names as a resource
+// (domain.resource:uri), and a resource the upstream lists that the rule
+// does not allow. They cannot be read, subscribed to or completed to
+// through the template.
 type AccessRule struct {
 	Allow []string `json:"allow,omitempty"`
 	Deny  []string `json:"deny,omitempty"`

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -325,7 +326,7 @@ func (v *view) passthroughTool(name string) mcp.ToolHandler {
 func (v *view) readResource(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	v = v.g.requestView(req, v)
 	v.g.AwaitStartup(ctx)
-	domain, ok := v.exposed.routes.Load().domainOf(req.Params.URI)
+	domain, ok := v.resourceDomain(req.Params.URI)
 	if !ok {
 		return nil, resourceNotFound(req.ProtocolVersion(), req.Params.URI)
 	}
@@ -471,7 +472,51 @@ func (v *view) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.Com
 		return nil, err
 	}
 	res, err := u.Complete(v.g.callContext(ctx, req.Extra, v.g.current().byName[domain]), &params)
+	if err == nil && res != nil && ref.Type == "ref/resource" {
+		v.dropHiddenCompletions(domain, req.Params, res)
+	}
 	return res, upstreamAnswer(err)
+}
+
+// dropHiddenCompletions removes from a template's completions the values
+// that would make the URI of a resource the view's rule hides (see
+// hidesURI), when the value and the completion's context give every
+// variable of the template.
+func (v *view) dropHiddenCompletions(domain string, params *mcp.CompleteParams, res *mcp.CompleteResult) {
+	tmpl, err := uritemplate.New(params.Ref.URI)
+	if err != nil {
+		return
+	}
+	known := map[string]string{}
+	if params.Context != nil {
+		maps.Copy(known, params.Context.Arguments)
+	}
+	kept := res.Completion.Values[:0]
+	dropped := 0
+	for _, value := range res.Completion.Values {
+		known[params.Argument.Name] = value
+		vals := uritemplate.Values{}
+		complete := true
+		for _, name := range tmpl.Varnames() {
+			val, ok := known[name]
+			if !ok {
+				complete = false
+				break
+			}
+			vals.Set(name, uritemplate.String(val))
+		}
+		if complete {
+			if uri, err := tmpl.Expand(vals); err == nil && v.hidesURI(domain, uri) {
+				dropped++
+				continue
+			}
+		}
+		kept = append(kept, value)
+	}
+	res.Completion.Values = kept
+	if res.Completion.Total > 0 {
+		res.Completion.Total = max(0, res.Completion.Total-dropped)
+	}
 }
 
 // subscribe subscribes the client to a resource's updates upstream. On a
@@ -487,7 +532,7 @@ func (v *view) unsubscribe(ctx context.Context, req *mcp.UnsubscribeRequest) err
 
 func (v *view) changeSubscription(ctx context.Context, req mcp.Request, uri string, delta int) error {
 	v = v.g.requestView(req, v)
-	domain, ok := v.exposed.routes.Load().domainOf(uri)
+	domain, ok := v.resourceDomain(uri)
 	if !ok {
 		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown resource %q", uri)}
 	}
@@ -538,18 +583,52 @@ func (g *Gateway) resourceUpdated(p *mcp.ResourceUpdatedNotificationParams) {
 	}
 }
 
+// resourceDomain finds the domain whose resource a request may read (or
+// subscribe to) at uri: one the view shows, or a URI of a template it
+// shows that its rule does not hide (see hidesURI).
+func (v *view) resourceDomain(uri string) (string, bool) {
+	domain, viaTemplate, ok := v.exposed.routes.Load().domainOf(uri)
+	if !ok || (viaTemplate && v.hidesURI(domain, uri)) {
+		return "", false
+	}
+	return domain, true
+}
+
+// hidesURI reports whether the view's rule hides the resource at uri of
+// domain: a deny glob names it, or the upstream lists it and the rule does
+// not allow it. A template the rule shows gives every URI it covers but
+// those: it does not open a way to what the rule hides.
+func (v *view) hidesURI(domain, uri string) bool {
+	rule := v.rule.Load()
+	if rule == nil || v.operator {
+		return false
+	}
+	name := ItemName(domain, "resource", uri)
+	if matchAny(rule.Deny, name) {
+		return true
+	}
+	if d := v.g.Catalog().Domain(domain); d != nil {
+		for _, r := range d.Resources {
+			if r.URI == uri {
+				return !rule.Allows(name)
+			}
+		}
+	}
+	return false
+}
+
 // domainOf finds the domain that has a resource URI, directly or through
-// a template.
-func (r *routes) domainOf(uri string) (string, bool) {
+// a template (viaTemplate).
+func (r *routes) domainOf(uri string) (domain string, viaTemplate, ok bool) {
 	if d, ok := r.resources[uri]; ok {
-		return d, true
+		return d, false, true
 	}
 	for _, t := range r.templates {
 		if t.re.MatchString(uri) {
-			return t.domain, true
+			return t.domain, true, true
 		}
 	}
-	return "", false
+	return "", false, false
 }
 
 // codeResourceNotFoundBefore2026 is the error code for an unknown resource
