@@ -31,22 +31,38 @@ func serveEdge(t *testing.T, tg *testGateway, opts EdgeOptions) *httptest.Server
 // the body.
 func post(t *testing.T, url, body string, headers map[string]string) (int, string) {
 	t.Helper()
+	h := http.Header{}
+	for k, v := range headers {
+		h.Set(k, v)
+	}
+	resp, answer := postHeader(t, url, body, h)
+	return resp.StatusCode, answer
+}
+
+// postHeader sends one JSON-RPC body with h (a header may have several
+// values), as a streamable-HTTP client does, and returns the response
+// with its body read.
+func postHeader(t *testing.T, url, body string, h http.Header) (*http.Response, string) {
+	t.Helper()
 	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
-	for k, v := range headers {
-		req.Header.Set(k, v)
+	for k, vs := range h {
+		req.Header[k] = vs
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp, string(b)
 }
 
 // statelessCall is a tools/call body of the stateless revision.

@@ -3,7 +3,6 @@ package gateway
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -13,31 +12,18 @@ import (
 )
 
 // postForAnswer sends one JSON-RPC body and returns the response's
-// Content-Type, Content-Length header and body.
+// Content-Type, Content-Length header and body; it must answer 200.
 func postForAnswer(t *testing.T, url, body string, headers map[string]string) (contentType, length, answer string) {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
+	h := http.Header{}
 	for k, v := range headers {
-		req.Header.Set(k, v)
+		h.Set(k, v)
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	resp, answer := postHeader(t, url, body, h)
 	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("status %d: %s", resp.StatusCode, b)
+		t.Fatalf("status %d: %s", resp.StatusCode, answer)
 	}
-	return resp.Header.Get("Content-Type"), resp.Header.Get("Content-Length"), string(b)
+	return resp.Header.Get("Content-Type"), resp.Header.Get("Content-Length"), answer
 }
 
 // progressServer has a tool that reports progress to a caller who asked
@@ -88,17 +74,9 @@ func TestEdgeAnswersInJSONWhenNothingStreams(t *testing.T) {
 	// An earlier revision, with a session: initialize and a call each
 	// answer in JSON, and the session ID still reaches the client.
 	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
-	req, _ := http.NewRequest(http.MethodPost, ts.URL, strings.NewReader(init))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	r, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	initBody, _ := io.ReadAll(r.Body)
-	r.Body.Close()
+	r, initBody := postHeader(t, ts.URL, init, nil)
 	session := r.Header.Get(headerSessionID)
-	if r.Header.Get("Content-Type") != "application/json" || session == "" || !strings.Contains(string(initBody), `"protocolVersion":"2025-11-25"`) {
+	if r.Header.Get("Content-Type") != "application/json" || session == "" || !strings.Contains(initBody, `"protocolVersion":"2025-11-25"`) {
 		t.Fatalf("initialize: Content-Type %q, session %q, body %s", r.Header.Get("Content-Type"), session, initBody)
 	}
 	old := map[string]string{headerSessionID: session, "Mcp-Protocol-Version": "2025-11-25"}

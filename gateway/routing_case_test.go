@@ -1,7 +1,6 @@
 package gateway
 
 import (
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -129,25 +128,15 @@ func TestRoutingHeaderGivenTwiceIsRefused(t *testing.T) {
 		{"Mcp-Method, 2026-07-28", statelessCall(2, ExecuteToolName), "Mcp-Method", []string{"tools/call", "tools/list"}},
 		{"Mcp-Name, earlier revision", `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"execute_tool","arguments":{"tool_name":"echo.echo"}}}`, "Mcp-Name", []string{ExecuteToolName, ExecuteToolName}},
 	} {
-		req, _ := http.NewRequest(http.MethodPost, ts.URL, strings.NewReader(tc.body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
+		h := http.Header{}
 		if strings.Contains(tc.name, "2026") {
-			req.Header.Set("Mcp-Protocol-Version", StatelessRevision)
-			req.Header.Set("Mcp-Method", "tools/call")
-			req.Header.Set("Mcp-Name", ExecuteToolName)
+			h.Set("Mcp-Protocol-Version", StatelessRevision)
+			h.Set("Mcp-Method", "tools/call")
+			h.Set("Mcp-Name", ExecuteToolName)
 		}
-		req.Header.Del(tc.header)
-		for _, v := range tc.values {
-			req.Header.Add(tc.header, v)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(b), "given 2 times") {
+		h[tc.header] = tc.values
+		resp, b := postHeader(t, ts.URL, tc.body, h)
+		if resp.StatusCode != http.StatusBadRequest || !strings.Contains(b, "given 2 times") {
 			t.Errorf("%s given twice: %d %s; want 400", tc.name, resp.StatusCode, b)
 		}
 	}
