@@ -15,13 +15,14 @@ import (
 type env struct {
 	root, dir string // the repository; a scratch directory for this run
 	caddyBin  string
-	self      string // this program, run again as an upstream
+	caddyEnv  []string // more environment for every Caddy started
+	self      string   // this program, run again as an upstream
 
 	mu    sync.Mutex
 	procs []*procs.Process
 }
 
-func newEnv() (*env, error) {
+func newEnv(caddyEnv []string) (*env, error) {
 	root, err := procs.RepoRoot()
 	if err != nil {
 		return nil, err
@@ -34,7 +35,7 @@ func newEnv() (*env, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &env{root: root, dir: dir, self: self, caddyBin: filepath.Join(dir, "caddy")}
+	e := &env{root: root, dir: dir, self: self, caddyBin: filepath.Join(dir, "caddy"), caddyEnv: caddyEnv}
 	if err := procs.Build(root, "./cmd/caddy", e.caddyBin); err != nil {
 		return nil, err
 	}
@@ -110,7 +111,7 @@ func (e *env) startCaddy(name, site string) (*caddy, error) {
 	if err := os.WriteFile(path, []byte(config), 0o644); err != nil {
 		return nil, err
 	}
-	p, err := e.start(procs.CaddyEnv(filepath.Join(e.dir, name)), e.caddyBin, "run", "--config", path, "--adapter", "caddyfile")
+	p, err := e.start(append(procs.CaddyEnv(filepath.Join(e.dir, name)), e.caddyEnv...), e.caddyBin, "run", "--config", path, "--adapter", "caddyfile")
 	if err != nil {
 		return nil, err
 	}

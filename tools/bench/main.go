@@ -44,6 +44,7 @@ func main() {
 		sessions    = flag.String("sessions", "1000,10000", "idle sessions to measure memory with")
 		catalogSize = flag.Int("catalog", 10000, "tools in the generated catalog")
 		searchRuns  = flag.Int("search-queries", 2000, "queries per search benchmark")
+		caddyGOGC   = flag.String("caddy-gogc", "", "run Caddy, and only Caddy, with this GOGC (default: Go's, 100), to measure what the garbage collector costs per call")
 		echoHTTP    = flag.String("serve-echo-http", "", "internal: serve the echo upstream over HTTP at this address")
 		echoStdio   = flag.Bool("serve-echo-stdio", false, "internal: serve the echo upstream over stdio")
 	)
@@ -68,6 +69,12 @@ func main() {
 		}
 	}
 	cfg := config{out: *out, perPoint: *perPoint, rounds: *rounds, catalogSize: *catalogSize, searchRuns: *searchRuns, quick: *quick}
+	if *caddyGOGC != "" {
+		if _, err := strconv.Atoi(*caddyGOGC); err != nil && *caddyGOGC != "off" {
+			log.Fatalf("-caddy-gogc: %q is neither a number nor off", *caddyGOGC)
+		}
+		cfg.caddyEnv = []string{"GOGC=" + *caddyGOGC}
+	}
 	var err error
 	if cfg.concurrency, err = ints(*concurrency); err != nil {
 		log.Fatalf("-concurrency: %v", err)
@@ -91,6 +98,7 @@ type config struct {
 	catalogSize  int
 	searchRuns   int
 	quick        bool
+	caddyEnv     []string // more environment for the Caddy processes alone
 }
 
 // run measures everything and writes the report.
@@ -101,7 +109,7 @@ func run(cfg config, progress func(string)) (*report, error) {
 
 // measure fills rep in and writes it to cfg.out.
 func (rep *report) measure(cfg config, progress func(string)) error {
-	e, err := newEnv()
+	e, err := newEnv(cfg.caddyEnv)
 	if err != nil {
 		return err
 	}
