@@ -31,12 +31,13 @@ func TestCatalogs(t *testing.T) {
 		LiveMCPBench: {70, 527},
 		"devtools":   {7, 253},
 		"business":   {9, 232},
+		"cloud":      {9, 216},
 	}
 	all, err := All(toolsDir(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := Names(all); !reflect.DeepEqual(got, []string{LiveMCPBench, "business", "devtools"}) {
+	if got := Names(all); !reflect.DeepEqual(got, []string{LiveMCPBench, "business", "cloud", "devtools"}) {
 		t.Errorf("catalogs = %v", got)
 	}
 	for _, c := range all {
