@@ -32,6 +32,7 @@ var ablationParts = []ablationPart{
 	{"signal", "domain-relevance", "the bonus of a domain whose tools match the request"},
 	{"signal", "name-coverage", "the bonus of the share of a tool's name the request spells out"},
 	{"signal", "listing", "the penalty of a listing tool for a request that names a file or an item"},
+	{"signal", "plural-listing", "the bonus of a listing tool named for what the request asks about in the plural"},
 	{"signal", "ask-or-act", "the penalty of a tool that reads for a request that acts, and the other way round"},
 	{"signal", "do-or-undo", "the penalty of a tool that undoes what the request does, and the other way round"},
 	{"signal", "numbered-item", "the penalty of a tool that names a numbered item in another form, or makes a new one"},

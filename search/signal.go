@@ -30,6 +30,7 @@ var signals = []signal{
 	domainRelevant{},
 	nameCoverage{},
 	listing{},
+	pluralListing{},
 	intentSignal{},
 	effectSignal{},
 	numbered{},

@@ -1,0 +1,128 @@
+package search
+
+import "strings"
+
+// Plural listing. A request that asks about several things of a kind
+// ("which labels get used most", "show me all acknowledged alert groups",
+// "the repos octocat has starred") asks for the tool that lists them
+// (list_label, list_alert_groups, list_starred_repositories) rather than
+// the one that gets one of them or acts on one (get_label,
+// get_alert_group, star_repository), which hold the same words. A listing
+// tool (see listingTool) whose name, past its verb, holds a word the
+// request says in the plural, or a word the plural is the start of
+// ("repos" of "repositories"), has its score grow by pluralListingBonus.
+// A request that searches ("find papers about diffusion models") asks for
+// the things that match, not for all of them: it asks no listing.
+const pluralListingBonus = 0.15
+
+// searchingWords begin a request that searches for things rather than
+// asks about all of them.
+var searchingWords = wordSet("find search lookup seek")
+
+type pluralListing struct{}
+
+func (pluralListing) name() string { return "plural-listing" }
+
+func (pluralListing) newDocs(n int) signalDocs {
+	return &pluralListingDocs{listed: make([][]string, n)}
+}
+
+type pluralListingDocs struct {
+	listed [][]string // the stems of a listing tool's name past its verb; nil for other tools
+}
+
+func (s *pluralListingDocs) analyze(i int, _ *Document, a *docAnalysis) {
+	if !listingTool(a.nameWordList) {
+		return
+	}
+	for _, w := range a.nameWordList[1:] {
+		s.listed[i] = append(s.listed[i], a.stems.stem(w))
+	}
+}
+
+func (s *pluralListingDocs) query(r *ranking) signalQuery {
+	plurals := pluralStems(r.text)
+	if len(plurals) == 0 || searches(r.text) {
+		return nil
+	}
+	return &pluralListingQuery{docs: s, plurals: plurals}
+}
+
+type pluralListingQuery struct {
+	docs    *pluralListingDocs
+	plurals []string // the stems of the request's plurals
+}
+
+func (q *pluralListingQuery) read() string {
+	return "the request asks about several " + strings.Join(q.plurals, ", ")
+}
+
+func (q *pluralListingQuery) apply(docs []int32, scores []float64) {
+	for i, d := range docs {
+		add, times := q.effect(d)
+		scores[i] = (scores[i] + add) * times
+	}
+}
+
+func (q *pluralListingQuery) effect(d int32) (float64, float64) {
+	return factor(q.lists(d), 1+pluralListingBonus)
+}
+
+// lists says whether document d lists what the request says in the
+// plural.
+func (q *pluralListingQuery) lists(d int32) bool {
+	for _, listed := range q.docs.listed[d] {
+		for _, p := range q.plurals {
+			if listed == p || len(p) >= minPluralPrefix && strings.HasPrefix(listed, p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (*pluralListingQuery) reason(int32) string {
+	return "a tool that lists what the request asks about in the plural"
+}
+
+// searches says whether text's first verb searches (see searchingWords).
+func searches(text string) bool {
+	words := Words(text)
+	i := firstRequestWord(words)
+	return i < len(words) && searchingWords[requestVerb(words, i)]
+}
+
+// likenessWords, after a plural, ask for things like another.
+var likenessWords = wordSet("like similar")
+
+// minPluralPrefix is the shortest plural stem that matches a longer word
+// it begins ("repo" of "repositori"): shorter ones begin too many.
+const minPluralPrefix = 4
+
+// pluralStems returns the stems of the plural nouns of text: its words in
+// a regular -s plural whose stem is the stem of the word without its -s
+// ("labels", "groups", "repos"; not "news", "status" or "analysis"), but
+// for the plurals that count time (see timeUnits) and those that ask for
+// things like another ("npm libraries like moment", "songs similar to
+// this one"), which are searches.
+func pluralStems(text string) []string {
+	var out []string
+	words := Words(text)
+	for i, w := range words {
+		if len(w) < 4 || w[len(w)-1] != 's' || timeUnits[w] || isStopWord(w) {
+			continue
+		}
+		if i+1 < len(words) && likenessWords[words[i+1]] {
+			continue
+		}
+		if strings.HasSuffix(w, "ss") || strings.HasSuffix(w, "us") || strings.HasSuffix(w, "is") {
+			continue
+		}
+		stem := stemWord(w)
+		if stem != stemWord(w[:len(w)-1]) {
+			continue
+		}
+		out = append(out, stem)
+	}
+	return out
+}
