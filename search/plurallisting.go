@@ -21,7 +21,7 @@ var searchingWords = wordSet("find search lookup seek")
 
 type pluralListing struct{}
 
-func (pluralListing) name() string { return "plural-listing" }
+func (pluralListing) name() string { return "plural listing" }
 
 func (pluralListing) newDocs(n int) signalDocs {
 	return &pluralListingDocs{listed: make([][]string, n)}
