@@ -41,7 +41,7 @@ func (s *pluralListingDocs) analyze(i int, _ *Document, a *docAnalysis) {
 }
 
 func (s *pluralListingDocs) query(r *ranking) signalQuery {
-	plurals := pluralStems(r.text)
+	plurals := pluralsOf(r.text)
 	if len(plurals) == 0 || searches(r.text) {
 		return nil
 	}
@@ -50,11 +50,15 @@ func (s *pluralListingDocs) query(r *ranking) signalQuery {
 
 type pluralListingQuery struct {
 	docs    *pluralListingDocs
-	plurals []string // the stems of the request's plurals
+	plurals []plural // the request's plurals
 }
 
 func (q *pluralListingQuery) read() string {
-	return "the request asks about several " + strings.Join(q.plurals, ", ")
+	said := make([]string, len(q.plurals))
+	for i, p := range q.plurals {
+		said[i] = p.word
+	}
+	return "the request asks about several of a kind: " + strings.Join(said, ", ")
 }
 
 func (q *pluralListingQuery) apply(docs []int32, scores []float64) {
@@ -73,7 +77,7 @@ func (q *pluralListingQuery) effect(d int32) (float64, float64) {
 func (q *pluralListingQuery) lists(d int32) bool {
 	for _, listed := range q.docs.listed[d] {
 		for _, p := range q.plurals {
-			if listed == p || len(p) >= minPluralPrefix && strings.HasPrefix(listed, p) {
+			if listed == p.stem || len(p.stem) >= minPluralPrefix && strings.HasPrefix(listed, p.stem) {
 				return true
 			}
 		}
@@ -99,14 +103,17 @@ var likenessWords = wordSet("like similar")
 // it begins ("repo" of "repositori"): shorter ones begin too many.
 const minPluralPrefix = 4
 
-// pluralStems returns the stems of the plural nouns of text: its words in
-// a regular -s plural whose stem is the stem of the word without its -s
+// A plural is a plural noun of a request, and its stem.
+type plural struct{ word, stem string }
+
+// pluralsOf returns the plural nouns of text: its words in a regular -s
+// plural whose stem is the stem of the word without its -s
 // ("labels", "groups", "repos"; not "news", "status" or "analysis"), but
 // for the plurals that count time (see timeUnits) and those that ask for
 // things like another ("npm libraries like moment", "songs similar to
 // this one"), which are searches.
-func pluralStems(text string) []string {
-	var out []string
+func pluralsOf(text string) []plural {
+	var out []plural
 	words := Words(text)
 	for i, w := range words {
 		if len(w) < 4 || w[len(w)-1] != 's' || timeUnits[w] || isStopWord(w) {
@@ -122,7 +129,7 @@ func pluralStems(text string) []string {
 		if stem != stemWord(w[:len(w)-1]) {
 			continue
 		}
-		out = append(out, stem)
+		out = append(out, plural{w, stem})
 	}
 	return out
 }

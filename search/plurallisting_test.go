@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-func TestPluralStems(t *testing.T) {
+func TestPluralsOf(t *testing.T) {
 	for text, want := range map[string][]string{
 		"Which labels get used most in the acme/api repo?": {"label"},
 		"Show the repos octocat has starred":               {"repo"},
@@ -20,8 +20,12 @@ func TestPluralStems(t *testing.T) {
 		"npm libraries like moment":       nil,
 		"songs similar to this one":       nil,
 	} {
-		if got := pluralStems(text); !slices.Equal(got, want) {
-			t.Errorf("pluralStems(%q) = %q, want %q", text, got, want)
+		var got []string
+		for _, p := range pluralsOf(text) {
+			got = append(got, p.stem)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("pluralsOf(%q) gives the stems %q, want %q", text, got, want)
 		}
 	}
 }
