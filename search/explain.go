@@ -1,6 +1,7 @@
 package search
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -147,7 +148,7 @@ func (r *ranking) explain(d int32, signals []activeSignal, reading *Reading) *Ex
 		if len(word) > 1 {
 			ws.Score = float64(best) + expansionShare*float64(rest)
 		}
-		slices.SortStableFunc(ws.Terms, func(a, b TermScore) int { return cmpDesc(a.Score, b.Score) })
+		slices.SortStableFunc(ws.Terms, func(a, b TermScore) int { return cmp.Compare(b.Score, a.Score) })
 		e.BM25F += ws.Score
 		e.Words = append(e.Words, ws)
 	}
