@@ -10,7 +10,7 @@ import (
 // switched off has a name in ablationParts; a build lists the parts to
 // switch off, comma-separated, in switchedOff, which only the linker sets:
 //
-//	go test -ldflags=-X=github.com/caddy-mcp/mcp-gateway/search.switchedOff=steps,typo ...
+//	go test -ldflags=-X=github.com/caddy-mcp/mcp-gateway/search.switchedOff=meaning,typo ...
 //
 // tools/bench/ablation measures every part so. Nothing else sets it: an
 // ordinary build ranks with every part, and no option or configuration
@@ -39,6 +39,7 @@ var ablationParts = []ablationPart{
 	{"signal", "placed-item", "the bonus of a tool that takes the item a request acts on"},
 	{"signal", "asked-for", "the penalty of a tool that takes what the request asks to be told"},
 	{"signal", "counted", "the bonus of a tool that takes how many to return"},
+	{"rerank", "meaning", "the rerank by closeness in meaning"},
 	{"rerank", "steps", "ranking a request's steps and fusing the rankings"},
 	{"match", "prefix", "matching longer words a word begins"},
 	{"match", "compound-part", "matching the two words a word is made of"},
@@ -49,6 +50,7 @@ var ablationParts = []ablationPart{
 	{"lexicon", "request-words", "dropping the words requests are wrapped in"},
 	{"lexicon", "different-as-unique", `reading "different" before a thing as "unique"`},
 	{"analysis", "gloss", "the English gloss of Chinese, in tools and requests"},
+	{"analysis", "word-vectors", "the word vectors: the meaning rerank, and telling English words from typos"},
 	{"analysis", "brand-terms", "indexing camelCase brand words whole"},
 	{"analysis", "boilerplate", "leaving the words most domain descriptions share out of them"},
 	{"part reader", "locators", "reading paths, URLs and element ids"},

@@ -31,7 +31,7 @@ func TestAblationParts(t *testing.T) {
 	if off != nil {
 		t.Fatalf("built with parts switched off (%q): the other tests measure a ranking short of them", switchedOff)
 	}
-	if got := parseSwitchedOff("steps, typo"); !got["steps"] || !got["typo"] || len(got) != 2 {
+	if got := parseSwitchedOff("meaning, typo"); !got["meaning"] || !got["typo"] || len(got) != 2 {
 		t.Errorf("parseSwitchedOff(meaning, typo) = %v", got)
 	}
 	defer func() {

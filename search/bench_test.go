@@ -146,3 +146,17 @@ func heapMiBKeptBy(load func()) float64 {
 	runtime.ReadMemStats(&after)
 	return float64(after.HeapAlloc-before.HeapAlloc) / (1 << 20)
 }
+
+// BenchmarkWordVectorsLoad reports what the first index pays once:
+// unpacking the word vectors, and the heap they keep.
+//
+//	go test -run '^$' -bench WordVectorsLoad -benchtime 5x ./search/
+func BenchmarkWordVectorsLoad(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		loadWordVectors()
+	}
+	b.StopTimer()
+	wordVectors.words, wordVectors.starts, wordVectors.scales, wordVectors.values = "", nil, nil, nil
+	b.ReportMetric(heapMiBKeptBy(loadWordVectors), "heap-MiB")
+	b.ReportMetric(float64(len(wordVectors.starts)), "words")
+}

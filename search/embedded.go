@@ -8,9 +8,10 @@ import (
 	"github.com/klauspost/compress/zstd"
 )
 
-// The data the binary carries: 1.27 MB of Chinese glossary, which only
+// The data the binary carries: 0.37 MB of word vectors, which every index
+// reads (see meaning.go), and 1.27 MB of Chinese glossary, which only
 // Chinese text reads (see glossary.go). A build with the tag
-// mcpgateway_lean carries none (see embedded_lean.go).
+// mcpgateway_lean carries neither (see embedded_lean.go).
 
 // cedictZst is a Chinese-English glossary derived from CC-CEDICT
 // (https://cc-cedict.org, by MDBG, CC BY-SA 4.0): lines of
@@ -22,9 +23,6 @@ import (
 //
 //go:embed cedict.zst
 var cedictZst []byte
-
-// leanBuild says the binary carries no data.
-const leanBuild = false
 
 // glossaryText is cedictZst unpacked; nil if it cannot be.
 func glossaryText() []byte {
@@ -39,3 +37,15 @@ func glossaryText() []byte {
 	}
 	return data
 }
+
+// wordVectorsGz holds a meaning vector for each of the 50,000 most
+// frequent English words: the Universal Sentence Encoder's embedding of
+// the word (Google, Apache 2.0), reduced to its 16 principal directions
+// and 4-bit integers. tools/internal/genvectors writes it and documents
+// its format.
+//
+//go:embed wordvectors.gz
+var wordVectorsGz []byte
+
+// leanBuild says the binary carries no data.
+const leanBuild = false

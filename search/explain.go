@@ -1,7 +1,6 @@
 package search
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -148,7 +147,7 @@ func (r *ranking) explain(d int32, signals []activeSignal, reading *Reading) *Ex
 		if len(word) > 1 {
 			ws.Score = float64(best) + expansionShare*float64(rest)
 		}
-		slices.SortStableFunc(ws.Terms, func(a, b TermScore) int { return cmp.Compare(b.Score, a.Score) })
+		slices.SortStableFunc(ws.Terms, func(a, b TermScore) int { return cmpDesc(a.Score, b.Score) })
 		e.BM25F += ws.Score
 		e.Words = append(e.Words, ws)
 	}

@@ -83,7 +83,11 @@ func checkOrderExplained(t *testing.T, request string, hits []Hit, names []strin
 	key := func(h Hit) (stage string, k float64) {
 		if m := h.Explanation.Moves; len(m) > 0 {
 			last := m[len(m)-1]
-			return last.Rerank, last.Key
+			stage = last.Rerank
+			if last.Rerank == "meaning" && strings.Contains(last.Reason, "tie on score") {
+				stage = last.Reason // one group of ties
+			}
+			return stage, last.Key
 		}
 		return "score", h.Score
 	}

@@ -10,7 +10,7 @@ import (
 )
 
 // Index is an immutable index over documents: BM25F (bm25f.go), the
-// signals (signal.go) and the steps of a request (steps.go). It is safe
+// signals (signal.go) and the reranks (meaning.go, steps.go). It is safe
 // for concurrent use.
 type Index struct {
 	n        int
@@ -41,6 +41,10 @@ type Index struct {
 
 	// signals are the Doc sides of the signals, in the order of signals.
 	signals []signalDocs
+
+	// meaning holds the documents' meaning vectors (see meaning.go); nil
+	// when there are none.
+	meaning *meanings
 
 	scratch *sync.Pool // *scratch
 }
@@ -130,7 +134,8 @@ func NewIndexWith(docs []Document, opts Options) *Index {
 			}
 		}
 	}
-	ix.stems.readOnly = true // searches read it on several goroutines
+	ix.stems.readOnly = true // buildMeanings reads it on several goroutines
+	ix.meaning = ix.buildMeanings(docs)
 	return ix
 }
 
@@ -189,10 +194,11 @@ type Request struct {
 type Hit struct {
 	Doc int
 	// Score is the document's lexical relevance to the text: BM25F and
-	// the signals. Hits come in rank order, which is Score order but for
-	// a request of several steps (see searchSteps), whose Score is the one
-	// of the first ranking that found the document. Explanation says
-	// which.
+	// the signals. Hits come in rank order, which is not always Score
+	// order: meaning reorders the hits past the first few (see
+	// rerankByMeaning), and for a request of several steps (see
+	// searchSteps) Score is the one of the first ranking that found the
+	// document. Explanation says which.
 	Score float64
 	// Coverage is the share of the query's words (stop words and request
 	// phrasing aside) the document matches, 0 to 1: a best hit that covers
@@ -247,10 +253,12 @@ type activeTerm struct {
 // a word one typo away when it is not itself in the index (see match.go).
 // The score is BM25F over the fields (a query word counting once however
 // many ways it matches, see scoreWord), and then the signals' (see
-// signal.go). A request of several steps ("read the sheet, plot it, then
-// save the chart") is also ranked step by step, and the rankings merged
-// (see searchSteps). It returns the hits of the requested page, best
-// first (ties in document order), and how many documents matched in all.
+// signal.go); past the first few places, closeness in meaning reorders
+// the hits (see meaning.go). A request of several steps ("read the sheet,
+// plot it, then save the chart") is also ranked step by step, and the
+// rankings merged (see searchSteps). It returns the hits of the requested
+// page, best first (ties in document order unless meaning tells them
+// apart), and how many documents matched in all.
 func (ix *Index) Search(req Request) (hits []Hit, total int) {
 	// No page starts before the first hit or past the last document, and
 	// none is longer than the catalog: so Offset+Limit cannot overflow.
@@ -292,6 +300,10 @@ func (ix *Index) rank(req Request, wholeOfSteps bool) (hits []Hit, total int) {
 	h := &hitHeap{}
 	want := req.Offset + req.Limit
 	keep := want
+	if want > 0 {
+		// Meaning reorders the first meaningDepth hits, whatever the page.
+		keep = max(want, meaningDepth)
+	}
 	cands := sc.cands[:0]
 	for _, d := range sc.seen {
 		if sc.mask[d]&requiredMask != requiredMask || (req.Allow != nil && !req.Allow(int(d))) {
@@ -327,6 +339,7 @@ func (ix *Index) rank(req Request, wholeOfSteps bool) (hits []Hit, total int) {
 			hits[i].Explanation = r.explain(int32(hits[i].Doc), signals, reading)
 		}
 	}
+	ix.rerankByMeaning(hits, req.Text)
 	if req.Offset >= len(hits) {
 		return nil, total
 	}

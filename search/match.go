@@ -23,9 +23,6 @@ const (
 	typoWeight = 0.6
 	// minFuzzyLen is the shortest query word matched fuzzily.
 	minFuzzyLen = 4
-	// minSubstitutionLen is the shortest word a typo that changes one
-	// letter is taken in (see expand).
-	minSubstitutionLen = 7
 	// maxExpansions bounds the index words one query word may stand for.
 	maxExpansions = 12
 	// minSiblingLen is the length from which a query term that is not
@@ -68,13 +65,12 @@ func (k matchKind) String() string {
 // it begins ("repo" matches "repositori"), weighted less when it is itself
 // indexed; and, when it is not indexed, the two indexed words it is made of
 // ("mindmap"), indexed terms that begin it ("charger" matches "charg"),
-// its siblings (see appendSiblings) and terms one typo away. A typo that
-// puts another letter in the place of one is taken only in a long word
-// (see minSubstitutionLen): in a short one it mostly spells another word,
-// as "tower" does "power" and "pitch" "patch". A letter more or less
-// still counts ("powwer" matches "power"). A number matches only itself:
-// 1500 is no part of 15000.
-func (ix *Index) expand(t string) []termMatch {
+// its siblings (see appendSiblings) and terms one typo away. A typo of an
+// English word (english: t is the stem of one, see englishStems) is no
+// other letter in its place: "tower" is no typo of "power", nor "pitch"
+// of "patch". A letter more or less still counts ("numerals" matches
+// "numbering"). A number matches only itself: 1500 is no part of 15000.
+func (ix *Index) expand(t string, english bool) []termMatch {
 	var out []termMatch
 	id, exact := ix.vocab[t]
 	if exact {
@@ -124,8 +120,7 @@ func (ix *Index) expand(t string) []termMatch {
 				continue
 			}
 			seen[id] = true
-			other := ix.terms[id]
-			if editDistance(t, other) == 1 && (len(other) != len(t) || len(t) >= minSubstitutionLen) {
+			if editDistance(t, ix.terms[id]) == 1 && !(english && len(ix.terms[id]) == len(t)) {
 				out = append(out, termMatch{id: id, weight: typoWeight, how: matchTypo})
 			}
 		}

@@ -93,9 +93,10 @@ func TestFuzzyMatching(t *testing.T) {
 	}
 }
 
-// A short word is no typo of a word one other letter in its place would
-// spell ("tower", "power"); a misspelling still is ("powwer").
-func TestShortWordsAreNoTyposOfOtherWords(t *testing.T) {
+// A word of English is no typo of a word one other letter in its place
+// would spell ("tower", "power"); a misspelling still is ("powwer").
+func TestEnglishWordsAreNoTypos(t *testing.T) {
+	needsData(t)
 	ix := NewIndex([]Document{{Name: "power_off", Description: "Switch the power off."}})
 	if hits, _ := ix.Search(Request{Text: "Eiffel Tower", Limit: 3}); len(hits) != 0 {
 		t.Errorf("tower matches power: %v", hits)

@@ -172,10 +172,7 @@ func (ix *Index) searchSteps(req Request, steps []string) ([]Hit, int) {
 // explainSteps gives each merged hit a Move saying how the fusion of the
 // whole request's ranking and its steps' placed it.
 func explainSteps(merged, whole []Hit, fusedPlaces int, fused map[int]float64, why map[int][]string) {
-	wholePlace := make(map[int]int, len(whole)) // each document's place, from 1, in the whole's ranking
-	for i, h := range whole {
-		wholePlace[h.Doc] = i + 1
-	}
+	wholePlace := placesOf(whole, 0)
 	for i, h := range merged {
 		m := Move{Rerank: "steps", From: wholePlace[h.Doc], To: i + 1, Key: fused[h.Doc]}
 		switch {

@@ -177,6 +177,7 @@ func (ix *Index) parse(text string, required []string) *reading {
 			text = reader.read(ix, r, text)
 		}
 	}
+	english := englishStems(text, ix.stems)
 	var picks []func(string) bool
 	var rules []*wordRule
 	for _, rule := range wordRules {
@@ -194,7 +195,7 @@ func (ix *Index) parse(text string, required []string) *reading {
 		}
 		seen[t] = true
 		r.words++
-		qt := queryTerm{word: t, part: partText, required: req[t], nameScale: 1, matches: ix.withSynonyms(t, ix.expand(t))}
+		qt := queryTerm{word: t, part: partText, required: req[t], nameScale: 1, matches: ix.withSynonyms(t, ix.expand(t, english[t]))}
 		for i, pick := range picks {
 			if !pick(t) {
 				continue
@@ -222,7 +223,7 @@ func (ix *Index) parse(text string, required []string) *reading {
 				continue
 			}
 			seen[t] = true
-			matches := ix.expand(t)
+			matches := ix.expand(t, false)
 			for i := range matches {
 				matches[i].weight *= requestParts[p].weight
 			}
@@ -235,7 +236,7 @@ func (ix *Index) parse(text string, required []string) *reading {
 	for _, t := range slices.Sorted(mapKeys(req)) {
 		if !seen[t] {
 			// A required word that is not in the text still filters.
-			r.terms = append(r.terms, queryTerm{word: t, part: partText, required: true, nameScale: 1, matches: ix.expand(t)})
+			r.terms = append(r.terms, queryTerm{word: t, part: partText, required: true, nameScale: 1, matches: ix.expand(t, false)})
 			r.words++
 		}
 	}

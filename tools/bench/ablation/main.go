@@ -9,8 +9,8 @@
 // paired difference.
 //
 //	go run ./bench/ablation                          every part
-//	go run ./bench/ablation -parts steps,typo        two parts, each on its own
-//	go run ./bench/ablation -parts steps+typo        two parts at once
+//	go run ./bench/ablation -parts meaning,typo      two parts, each on its own
+//	go run ./bench/ablation -parts meaning+typo      two parts at once
 //	go run ./bench/ablation -parts typo -changed devtools/blind
 //	                                                 and the requests it moved
 //	go run ./bench/ablation -dir /tmp/ablation       keep the rankings there,

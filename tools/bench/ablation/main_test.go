@@ -22,7 +22,7 @@ func TestReadParts(t *testing.T) {
 	for _, p := range parts {
 		names[p.name] = p
 	}
-	for _, want := range []string{"name-coverage", "steps", "thesaurus", "locators", "framing-verb"} {
+	for _, want := range []string{"name-coverage", "meaning", "thesaurus", "locators", "framing-verb"} {
 		if p, ok := names[want]; !ok || p.kind == "" || p.what == "" {
 			t.Errorf("part %q: %+v (found %d parts)", want, p, len(parts))
 		}
