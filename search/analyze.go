@@ -52,63 +52,6 @@ func brandTerms(text string, stems *stemCache) []string {
 	return out
 }
 
-// brandOnly says, by term id, which terms the documents hold only as
-// brand words whole ("requestid" of "requestId", "youtube" of "YouTube"),
-// never as a word of their own: docTerms are the documents' term ids by
-// field, brands the ids of their brand words whole (once for each time
-// they are there), n the number of terms. Such a term is there for a
-// request that says the brand whole; a request's word that is only its
-// beginning ("request") is no request for it, so prefix and sibling
-// matches leave it out (see Index.expand).
-func brandOnly(docTerms [][numFields][]int32, brands [][]int32, n int) []bool {
-	only := make([]bool, n)
-	some := false
-	for _, ids := range brands {
-		for _, id := range ids {
-			only[id], some = true, true
-		}
-	}
-	if !some {
-		return only
-	}
-	plain := make([]bool, n)
-	count := make([]int32, n) // a document's brand terms, less its brand words whole
-	var touched []int32
-	for i := range docTerms {
-		touched = touched[:0]
-		for f := range numFields {
-			for _, id := range docTerms[i][f] {
-				switch {
-				case !only[id]:
-				case len(brands[i]) == 0:
-					plain[id] = true
-				default:
-					if count[id] == 0 {
-						touched = append(touched, id)
-					}
-					count[id]++
-				}
-			}
-		}
-		for _, id := range brands[i] {
-			count[id]--
-		}
-		for _, id := range touched {
-			if count[id] > 0 {
-				plain[id] = true
-			}
-			count[id] = 0
-		}
-		for _, id := range brands[i] {
-			count[id] = 0 // a brand word boilerplate dropped (see dropBoilerplate) is not among touched
-		}
-	}
-	for id := range only {
-		only[id] = only[id] && !plain[id]
-	}
-	return only
-}
-
 // joinBrandWords writes the two-part camelCase words of a query whole
 // ("GitHub" as "github") where the index holds them whole (indexed says
 // which stems it does), so that the query matches the brand rather than

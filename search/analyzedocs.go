@@ -12,10 +12,7 @@ import (
 // read each analysis there; everything that needs the whole catalog (term
 // ids, lengths, domains) comes after, in document order.
 type docAnalysis struct {
-	terms [numFields][]string
-	// brands are the brand words whole among terms (see textTerms), once
-	// for each time they are there.
-	brands       []string
+	terms        [numFields][]string
 	nameWordList []string // the Words of its name
 	nameWords    string   // the same, each followed by a space
 	paramWords   string   // the words of its parameter names, each followed by a space
@@ -40,7 +37,7 @@ func analyzeDocs(docs []Document, signals []signalDocs) ([]docAnalysis, *stemCac
 		caches[w] = newStemCache()
 		from, to := w*len(docs)/workers, (w+1)*len(docs)/workers
 		wg.Go(func() {
-			a := docAnalyzer{stems: caches[w], domainTerms: make(map[string][]string), domainBrands: make(map[string][]string)}
+			a := docAnalyzer{stems: caches[w], domainTerms: make(map[string][]string)}
 			for i := from; i < to; i++ {
 				a.analyze(&docs[i], &out[i])
 				for _, s := range signals {
@@ -63,9 +60,8 @@ func analyzeDocs(docs []Document, signals []signalDocs) ([]docAnalysis, *stemCac
 type docAnalyzer struct {
 	stems *stemCache
 	// domainTerms memoises the terms of domain descriptions, which a
-	// domain's tools share, and domainBrands their brand words whole.
-	domainTerms  map[string][]string
-	domainBrands map[string][]string
+	// domain's tools share.
+	domainTerms map[string][]string
 }
 
 func (a *docAnalyzer) analyze(doc *Document, out *docAnalysis) {
@@ -78,16 +74,11 @@ func (a *docAnalyzer) analyze(doc *Document, out *docAnalysis) {
 			text := doc.DomainDescription
 			var ok bool
 			if ts, ok = a.domainTerms[text]; !ok {
-				plain, brands := textTerms(text+" "+englishGloss(text), a.stems)
-				ts = append(plain, brands...)
-				a.domainTerms[text], a.domainBrands[text] = ts, brands
+				ts = textTerms(text+" "+englishGloss(text), a.stems)
+				a.domainTerms[text] = ts
 			}
-			out.brands = append(out.brands, a.domainBrands[text]...)
 		case fieldTitle, fieldDescription:
-			var brands []string
-			ts, brands = textTerms(doc.field(f), a.stems)
-			ts = append(ts, brands...)
-			out.brands = append(out.brands, brands...)
+			ts = textTerms(doc.field(f), a.stems)
 		case fieldParamNames:
 			paramWords := Words(doc.ParamNames)
 			out.paramWords = strings.Join(paramWords, " ") + " "
@@ -102,8 +93,8 @@ func (a *docAnalyzer) analyze(doc *Document, out *docAnalysis) {
 	out.stems = a.stems
 }
 
-// textTerms are the index terms of prose: its terms, and apart the brand
-// words it holds, whole, to index beside their parts (see brandTerms).
-func textTerms(text string, stems *stemCache) (plain, brands []string) {
-	return terms(text, stems), brandTerms(text, stems)
+// textTerms are the index terms of prose: its terms, and brand words
+// whole beside their parts (see brandTerms).
+func textTerms(text string, stems *stemCache) []string {
+	return append(terms(text, stems), brandTerms(text, stems)...)
 }

@@ -18,12 +18,8 @@ type Index struct {
 	vocab    map[string]int32 // term -> id
 	terms    []string         // id -> term
 	byPrefix []int32          // term ids sorted by term, for prefix matches
-	// brandOnly says, by term id, which terms the documents hold only as
-	// brand words whole (see brandOnly): a request's word that begins one
-	// does not match it (see expand).
-	brandOnly []bool
-	deletes   map[string][]int32
-	postings  [][]posting // by term id
+	deletes  map[string][]int32
+	postings [][]posting // by term id
 	// postingFields are, parallel to postings, the fields each document
 	// holds the term in: for explanations.
 	postingFields [][]fieldSet
@@ -85,7 +81,6 @@ func NewIndexWith(docs []Document, opts Options) *Index {
 	dropBoilerplate(docs, analyses)
 	ix.stems = stems
 	docTerms := make([][numFields][]int32, len(docs))
-	brandIDs := make([][]int32, len(docs))
 	domains := make(map[string]int32)
 	for i := range docs {
 		a := &analyses[i]
@@ -95,13 +90,6 @@ func NewIndexWith(docs []Document, opts Options) *Index {
 				ids[j] = ix.termID(t)
 			}
 			docTerms[i][f] = ids
-		}
-		for _, b := range a.brands {
-			// A brand word of a domain description may be boilerplate,
-			// and gone (see dropBoilerplate).
-			if id, ok := ix.vocab[b]; ok {
-				brandIDs[i] = append(brandIDs[i], id)
-			}
 		}
 		ix.docNameWords[i] = a.nameWords
 		ix.docParamWords[i] = a.paramWords
@@ -124,7 +112,6 @@ func NewIndexWith(docs []Document, opts Options) *Index {
 	for i := range ix.byPrefix {
 		ix.byPrefix[i] = int32(i)
 	}
-	ix.brandOnly = brandOnly(docTerms, brandIDs, len(ix.terms))
 	slices.SortFunc(ix.byPrefix, func(a, b int32) int { return strings.Compare(ix.terms[a], ix.terms[b]) })
 	ix.deletes = make(map[string][]int32)
 	for id, t := range ix.terms {

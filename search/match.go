@@ -91,7 +91,7 @@ func (ix *Index) expand(t string, english bool) []termMatch {
 		if !strings.HasPrefix(other, t) {
 			break
 		}
-		if other != t && !ix.brandOnly[ix.byPrefix[i]] {
+		if other != t {
 			out = append(out, termMatch{id: ix.byPrefix[i], weight: pw, how: matchPrefix})
 		}
 	}
@@ -143,7 +143,7 @@ func (ix *Index) appendSiblings(out []termMatch, t string) []termMatch {
 		if !strings.HasPrefix(other, stem) {
 			break
 		}
-		if other != stem && !strings.HasPrefix(other, t) && len(other) <= len(t)+2 && !ix.brandOnly[ix.byPrefix[i]] {
+		if other != stem && !strings.HasPrefix(other, t) && len(other) <= len(t)+2 {
 			out = append(out, termMatch{id: ix.byPrefix[i], weight: prefixWeight, how: matchSibling})
 		}
 	}
