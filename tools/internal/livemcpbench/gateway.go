@@ -11,6 +11,10 @@ import (
 
 	"github.com/caddy-mcp/mcp-gateway/gateway"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	// Some of LiveMCPBench's tools are described in Chinese: its gateway
+	// has the glossary, as an operator of such a catalog is told to add.
+	_ "github.com/caddy-mcp/mcp-gateway/search/cedict"
 )
 
 // InProcess is a gateway over the whole catalog, every server on its own
