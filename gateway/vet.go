@@ -242,6 +242,10 @@ func (g *Gateway) vetUpstream(s *setup, cfg *UpstreamConfig, st UpstreamStatus, 
 		tools = append(tools, vettedTool{def: c.def, upstream: def.Name, local: local, findings: c.findings})
 	}
 
+	if text := chineseToolsNotice(cfg, tools); text != "" {
+		add(true, text)
+	}
+
 	g.pins.forget(cfg.Name, seen, 2*max(limit, DefaultMaxToolsPerUpstream))
 
 	// The other lists and texts.
