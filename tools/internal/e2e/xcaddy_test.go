@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"os"
 	"os/exec"
@@ -60,6 +61,55 @@ func TestXcaddyBuildFromCheckout(t *testing.T) {
 	if err != nil || !strings.HasPrefix(string(version), caddyVersion+" ") {
 		t.Errorf("caddy version = %q (%v), want %s", version, err, caddyVersion)
 	}
+	if carriesGlossary(t, root, out) {
+		t.Error("the default build carries the Chinese glossary; only builds that ask for it should")
+	}
+
+	// The README's build with the glossary, from a checkout: the same
+	// command with the build tag in XCADDY_GO_BUILD_FLAGS.
+	flags := readmeGlossaryBuildFlags(t, root)
+	withGlossary := filepath.Join(dir, "caddy-cedict")
+	cmdArgs[len(cmdArgs)-1] = withGlossary
+	cmd = exec.CommandContext(ctx, "go", cmdArgs...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "CADDY_VERSION="+caddyVersion, "XCADDY_GO_BUILD_FLAGS="+flags)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("XCADDY_GO_BUILD_FLAGS=%q go %s: %v\n%s", flags, strings.Join(cmdArgs, " "), err, b)
+	}
+	if !carriesGlossary(t, root, withGlossary) {
+		t.Errorf("the build with XCADDY_GO_BUILD_FLAGS=%q does not carry the Chinese glossary", flags)
+	}
+}
+
+// carriesGlossary reports whether a binary embeds the Chinese glossary
+// (search/cedict/cedict.zst), by its first 4 KiB.
+func carriesGlossary(t *testing.T, root, binary string) bool {
+	t.Helper()
+	glossary, err := os.ReadFile(filepath.Join(root, "search", "cedict", "cedict.zst"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(binary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bytes.Contains(b, glossary[:4096])
+}
+
+// readmeGlossaryBuildFlags is the XCADDY_GO_BUILD_FLAGS of the README's
+// build from a checkout with the glossary (the line that sets the tag
+// mcpgateway_cedict).
+func readmeGlossaryBuildFlags(t *testing.T, root string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`XCADDY_GO_BUILD_FLAGS="([^"]*mcpgateway_cedict[^"]*)"`).FindSubmatch(b)
+	if m == nil {
+		t.Fatal(`README.md should show the build from a checkout with the glossary: XCADDY_GO_BUILD_FLAGS="... -tags=...,mcpgateway_cedict" xcaddy build ...`)
+	}
+	return string(m[1])
 }
 
 // readmeCheckoutBuild is the README's xcaddy command that builds from a
