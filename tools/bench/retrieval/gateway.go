@@ -36,48 +36,75 @@ func buildBinaries(root string) (binaries, error) {
 	return b, nil
 }
 
-// startGateway starts the catalog server for the catalog at toolsPath and
-// Caddy with the gateway in front of it, and connects an MCP client. stop
-// ends them all.
-func startGateway(bins binaries, toolsPath string, servers []*livemcpbench.Server) (*mcp.ClientSession, func(), error) {
+// servedCatalog is the catalog server running for one catalog, and a
+// Caddyfile that puts the gateway in front of it, in dir.
+type servedCatalog struct {
+	dir       string
+	caddyfile string // its path
+	gateway   int    // the port the Caddyfile's gateway listens on
+	started   []*procs.Process
+}
+
+// stop ends what was started and removes dir.
+func (c *servedCatalog) stop() {
+	for i := len(c.started) - 1; i >= 0; i-- {
+		c.started[i].Stop()
+	}
+	os.RemoveAll(c.dir)
+}
+
+// serveCatalog starts the catalog server for the catalog at toolsPath and
+// writes the Caddyfile of a gateway in front of it.
+func serveCatalog(bins binaries, toolsPath string, servers []*livemcpbench.Server) (*servedCatalog, error) {
 	dir, err := os.MkdirTemp(bins.dir, "run-")
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	var started []*procs.Process
-	stop := func() {
-		for i := len(started) - 1; i >= 0; i-- {
-			started[i].Stop()
-		}
-		os.RemoveAll(dir)
-	}
-	fail := func(err error) (*mcp.ClientSession, func(), error) {
-		stop()
-		return nil, nil, err
+	c := &servedCatalog{dir: dir, caddyfile: filepath.Join(dir, "Caddyfile")}
+	fail := func(err error) (*servedCatalog, error) {
+		c.stop()
+		return nil, err
 	}
 	catalogPort, err1 := procs.FreePort()
 	gatewayPort, err2 := procs.FreePort()
 	if err1 != nil || err2 != nil {
 		return fail(fmt.Errorf("no free port: %v %v", err1, err2))
 	}
+	c.gateway = gatewayPort
 	catalogAddr := fmt.Sprintf("127.0.0.1:%d", catalogPort)
 	catalog, err := procs.Start(dir, nil, bins.catalogServer, "-http", catalogAddr, "-tools", toolsPath)
 	if err != nil {
 		return fail(err)
 	}
-	started = append(started, catalog)
+	c.started = append(c.started, catalog)
 	if err := procs.WaitPort(catalogPort, catalog, 30*time.Second); err != nil {
 		return fail(err)
 	}
 	caddyfile := livemcpbench.Caddyfile(servers, fmt.Sprintf("127.0.0.1:%d", gatewayPort), catalogAddr, "", "")
-	if err := os.WriteFile(filepath.Join(dir, "Caddyfile"), []byte(caddyfile), 0o644); err != nil {
+	if err := os.WriteFile(c.caddyfile, []byte(caddyfile), 0o644); err != nil {
 		return fail(err)
 	}
-	caddy, err := procs.Start(dir, procs.CaddyEnv(dir), bins.caddy, "run", "--config", "Caddyfile", "--adapter", "caddyfile")
+	return c, nil
+}
+
+// startGateway starts the catalog server for the catalog at toolsPath and
+// Caddy with the gateway in front of it, and connects an MCP client. stop
+// ends them all.
+func startGateway(bins binaries, toolsPath string, servers []*livemcpbench.Server) (*mcp.ClientSession, func(), error) {
+	c, err := serveCatalog(bins, toolsPath, servers)
+	if err != nil {
+		return nil, nil, err
+	}
+	fail := func(err error) (*mcp.ClientSession, func(), error) {
+		c.stop()
+		return nil, nil, err
+	}
+	caddy, err := procs.Start(c.dir, procs.CaddyEnv(c.dir), bins.caddy, "run", "--config", "Caddyfile", "--adapter", "caddyfile")
 	if err != nil {
 		return fail(err)
 	}
-	started = append(started, caddy)
+	c.started = append(c.started, caddy)
+	gatewayPort := c.gateway
 	if err := procs.WaitPort(gatewayPort, caddy, 60*time.Second); err != nil {
 		return fail(err)
 	}
@@ -93,7 +120,7 @@ func startGateway(bins binaries, toolsPath string, servers []*livemcpbench.Serve
 		session.Close()
 		return fail(err)
 	}
-	return session, func() { session.Close(); stop() }, nil
+	return session, func() { session.Close(); c.stop() }, nil
 }
 
 func waitForDomains(session *mcp.ClientSession, want int) error {

@@ -19,6 +19,10 @@
 //	                                              (or -catalog's, or -tools')
 //	go run ./bench/retrieval -tools tools.json -tasks tasks.json
 //	                                              any catalog in LiveMCPBench's format
+//	go run ./bench/retrieval -catalog devtools -explain "show me PR 12"
+//	                                              why each tool ranks where it does for one
+//	                                              request, on one catalog (caddy mcp-gateway
+//	                                              search --explain over the catalog's gateway)
 //
 // LiveMCPBench's task sets: dev, short, everyday, fresh, blind, calib.
 package main
@@ -49,6 +53,7 @@ type options struct {
 	catalogs string // comma-separated catalog names; "" for every catalog
 	sealed   bool   // measure sealed catalogs too
 	verbose  bool   // list the misses
+	explain  string // a request to explain instead of measuring
 }
 
 func main() {
@@ -58,6 +63,7 @@ func main() {
 	flag.StringVar(&o.catalogs, "catalog", "", "the catalogs to measure, comma-separated (default: every catalog that is not sealed)")
 	flag.BoolVar(&o.sealed, "sealed", false, "measure sealed catalogs too (they are never tuned on: measure them only at the start and the end of a change)")
 	flag.BoolVar(&o.verbose, "v", false, "list the tasks whose first result is not a gold tool")
+	flag.StringVar(&o.explain, "explain", "", "a request to explain on one catalog (-catalog, or LiveMCPBench's) instead of measuring: why each tool ranks where it does")
 	flag.Parse()
 	if err := run(o); err != nil {
 		log.Fatal(err)
@@ -80,11 +86,19 @@ func run(o options) error {
 	if err != nil {
 		return err
 	}
+	if o.explain != "" {
+		if len(plan) != 1 || plan[0].note != "" {
+			return fmt.Errorf("-explain explains a request on one catalog: name it with -catalog (sealed ones with -sealed too)")
+		}
+	}
 	bins, err := buildBinaries(root)
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(bins.dir)
+	if o.explain != "" {
+		return explain(bins, plan[0], o.explain, os.Stdout)
+	}
 
 	var results []measurement
 	for _, p := range plan {

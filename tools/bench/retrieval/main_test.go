@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/caddy-mcp/mcp-gateway/tools/internal/procs"
 )
 
 // TestRetrievalBenchmarkRuns runs the benchmark end to end on the short
@@ -76,5 +78,37 @@ func TestPlanRuns(t *testing.T) {
 	}
 	if _, err := planRuns(dir, options{tasks: "nope"}); err == nil {
 		t.Error("a task set no catalog has: no error")
+	}
+}
+
+// TestExplain explains a request on one catalog through its gateway: the
+// reading of the request, then each tool with its score and what made it;
+// and refuses a request to explain on several catalogs.
+func TestExplain(t *testing.T) {
+	root, err := procs.RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := run(options{explain: "list pull requests", catalogs: "livemcpbench,devtools"}); err == nil || !strings.Contains(err.Error(), "one catalog") {
+		t.Errorf("-explain over two catalogs: %v, want an error asking for one", err)
+	}
+	plan, err := planRuns(procs.ToolsDir(root), options{catalogs: "devtools"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bins, err := buildBinaries(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(bins.dir)
+	var out strings.Builder
+	if err := explain(bins, plan[0], "list the pull requests of acme/web", &out); err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
+	for _, want := range []string{`== devtools: "list the pull requests of acme/web"`, "Read as: ", "\n1  github.list_pull_requests ", "BM25F ", "name coverage +"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("explanation lacks %q:\n%s", want, procs.Tail(text, 3000))
+		}
 	}
 }
