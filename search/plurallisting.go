@@ -109,12 +109,13 @@ type plural struct{ word, stem string }
 // pluralsOf returns the plural nouns of text: its words in a regular -s
 // plural whose stem is the stem of the word without its -s
 // ("labels", "groups", "repos"; not "news", "status" or "analysis"), but
-// for the plurals that count time (see timeUnits) and those that ask for
+// for the plurals that count time (see timeUnits), those that ask for
 // things like another ("npm libraries like moment", "songs similar to
-// this one"), which are searches.
+// this one"), which are searches, and those past a place preposition
+// (see beforePlace), which say where.
 func pluralsOf(text string) []plural {
 	var out []plural
-	words := Words(text)
+	words := Words(beforePlace(text))
 	for i, w := range words {
 		if len(w) < 4 || w[len(w)-1] != 's' || timeUnits[w] || isStopWord(w) {
 			continue
@@ -133,3 +134,28 @@ func pluralsOf(text string) []plural {
 	}
 	return out
 }
+
+// beforePlace is text up to its first place preposition other than "of"
+// (see placePrepositions): what follows says where, not what the request
+// asks about ("label keys in Pyroscope profiles").
+func beforePlace(text string) string {
+	start := -1 // of the current space-separated field
+	for i := 0; i <= len(text); i++ {
+		if i < len(text) && !isSpaceByte(text[i]) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start > 0 {
+			w := strings.ToLower(strings.Trim(text[start:i], ",.;:!?\"'()"))
+			if w != "of" && placePrepositions[w] {
+				return text[:start]
+			}
+		}
+		start = -1
+	}
+	return text
+}
+
+func isSpaceByte(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

@@ -19,6 +19,14 @@ func TestPluralsOf(t *testing.T) {
 		"what happened in the last weeks": nil,
 		"npm libraries like moment":       nil,
 		"songs similar to this one":       nil,
+		// What follows a place preposition says where, not what is asked
+		// about; "of" is no place here, nor a preposition run into a
+		// camelCase name.
+		"What label keys are available in Pyroscope profiles?": {"key"},
+		"the files in my downloads folder":                     {"file"},
+		"files on shared drives":                               {"file"},
+		"the names of the branches":                            {"name", "branch"},
+		"all acknowledged OnCall alert groups":                 {"group"},
 	} {
 		var got []string
 		for _, p := range pluralsOf(text) {
