@@ -61,6 +61,7 @@ var ablationParts = []ablationPart{
 	{"part reader", "value-kinds", "reading what a request's values are"},
 	{"part reader", "compounds", "reading words run together"},
 	{"word rule", "framing-verb", "weighing a framing verb less"},
+	{"word rule", "passive-get", "weighing a passive \"get\" as nothing"},
 	{"word rule", "place", "weighing place words less in names"},
 	{"word rule", "describing-clauses-verb", "weighing the verb of a describing clause less"},
 }

@@ -159,6 +159,7 @@ type wordRule struct {
 // wordRules, in the order they weigh a word.
 var wordRules = []*wordRule{
 	&framingVerbRule,
+	&passiveGetRule,
 	&placeRule,
 	&clauseVerbRule,
 }
