@@ -11,7 +11,8 @@ import "fmt"
 // sometimes better. The first verb of a request
 // says which kind it asks for (requestEffect), the first verb of a tool's
 // name which kind the tool is (toolEffect); a tool of the opposite kind
-// keeps 1-oppositePenalty of its score. A request that changes what is
+// keeps 1-oppositePenalty of its score, and a tool that undoes as an
+// undoing request asks gains undoingBonus. A request that changes what is
 // there ("change the footnotes of thesis.docx", "rename report.docx", "set
 // the deck's author to Jane Doe") ranks the tools that make a new one
 // (add_footnote_to_document, create_presentation_from_templates) so too.
@@ -23,6 +24,15 @@ import "fmt"
 // fresh 0.700 to 0.714); none lost one. Penalties from 0.4 to 0.8 measure
 // the same.
 const oppositePenalty = 0.4
+
+// undoingBonus grows the score of a tool that removes, clears or stops
+// something (its name's first verb is of undoingWords) for a request
+// that asks to ("remove slide 4 from deck.pptx" wants delete_slide, not
+// manage_slide_transitions, whose description says "remove"). Only for
+// undoing: the verbs that remove are few and tools are named for them,
+// while those that make (add, create, write, run, open) name tools of
+// every kind (docs/search.md has the measurements).
+const undoingBonus = 0.1
 
 // effect is whether a tool, or a request, makes or starts something
 // (effectDo), removes or stops something (effectUndo), or neither; or
@@ -145,10 +155,22 @@ func (q *effectQuery) apply(docs []int32, scores []float64) {
 }
 
 func (q *effectQuery) effect(d int32) (float64, float64) {
+	if q.undoesAsAsked(d) {
+		return 0, 1 + undoingBonus
+	}
 	return factor(q.docs.opposes(d, q.wanted), 1-oppositePenalty)
 }
 
+// undoesAsAsked reports whether document d removes, clears or stops
+// something, as the request asks (see undoingBonus).
+func (q *effectQuery) undoesAsAsked(d int32) bool {
+	return q.wanted == effectUndo && q.docs.effects[d] == effectUndo
+}
+
 func (q *effectQuery) reason(d int32) string {
+	if q.undoesAsAsked(d) {
+		return "the tool removes, clears or stops something (by its name's first verb), as the request asks"
+	}
 	if q.wanted == effectModify {
 		return "the tool makes a new thing; the request changes one that is there"
 	}
