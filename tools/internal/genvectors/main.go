@@ -2,10 +2,13 @@
 // search index uses to rerank near-misses by meaning (search/meaning.go).
 // It reduces the Universal Sentence Encoder's 512-dimensional embeddings
 // of the 50,000 most frequent English words (written by embed.mjs) to
-// their first principal directions and 4-bit integers:
+// their first principal directions and 4-bit integers, then keeps the
+// 20,000 most frequent:
 //
-//	cd internal/genvectors && npm ci && node embed.mjs 50000 /tmp/vectors
-//	go run ./internal/genvectors -in /tmp/vectors -out search/wordvectors.gz
+//	cd internal/genvectors && npm ci && node embed.mjs 50000 /tmp/vectors && cd ../..
+//	go run ./internal/genvectors -in /tmp/vectors -dims 16 -out /tmp/vectors/all.gz
+//	go run ./internal/genvectors -from /tmp/vectors/all.gz -dims 16 \
+//		-top 20000 -frequency /tmp/vectors/words.json -out ../search/wordvectors.gz
 //
 // The projection is onto the top eigenvectors of the vectors' uncentred
 // second-moment matrix, so dot products (and with them cosine
@@ -15,7 +18,11 @@
 // 64 of 8 bits did (calib Hit@1 and Hit@3 within 0.1 point) in a tenth of
 // the bytes. With -from, it reduces a file it wrote before (of more
 // dimensions or bits) instead of embedding again: its dimensions are
-// principal directions already, the first the largest.
+// principal directions already, the first the largest. With -top and
+// -frequency (embed.mjs's words.json, the words in frequency order), it
+// keeps only the vectors of the most frequent words: 20,000 rank as
+// 50,000 did on every catalog but the read calib requests (Hit@1 -8 of
+// 9,360), in 0.15 MB instead of 0.37.
 //
 // Format (little-endian, gzipped): uint32 word count n, uint32 dimensions
 // d (even), uint32 bits per value (4), uint32 byte length of the word
@@ -53,6 +60,8 @@ func main() {
 	out := flag.String("out", "search/wordvectors.gz", "the file to write")
 	dims := flag.Int("dims", 8, "dimensions to keep (even)")
 	from := flag.String("from", "", "reduce this wordvectors.gz instead of embed.mjs's output")
+	top := flag.Int("top", 0, "with -from and -frequency: keep only the vectors of this many most frequent words")
+	frequency := flag.String("frequency", "", "with -top: embed.mjs's words.json, the words in frequency order")
 	flag.Parse()
 	if *dims < 2 || *dims%2 != 0 {
 		log.Fatal("-dims takes an even number of 2 or more")
@@ -67,6 +76,12 @@ func main() {
 		}
 		for i := range vectors {
 			vectors[i] = vectors[i][:*dims]
+		}
+		if *top > 0 {
+			words, vectors, err = mostFrequent(words, vectors, *frequency, *top)
+			if err != nil {
+				log.Fatal(err)
+			}
 		}
 		if err := write(*out, words, vectors); err != nil {
 			log.Fatal(err)
@@ -137,6 +152,33 @@ func readWritten(path string) ([]string, [][]float64, error) {
 		}
 	}
 	return words, vectors, nil
+}
+
+// mostFrequent keeps the words (and their vectors) that are among the
+// first top words of the frequency-ordered list in the JSON file at path
+// (embed.mjs's words.json).
+func mostFrequent(words []string, vectors [][]float64, path string, top int) ([]string, [][]float64, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("-top needs -frequency: %v", err)
+	}
+	var ordered []string
+	if err := json.Unmarshal(data, &ordered); err != nil {
+		return nil, nil, fmt.Errorf("%s: %v", path, err)
+	}
+	keep := make(map[string]bool, top)
+	for _, w := range ordered[:min(top, len(ordered))] {
+		keep[w] = true
+	}
+	var keptWords []string
+	var keptVectors [][]float64
+	for i, w := range words {
+		if keep[w] {
+			keptWords = append(keptWords, w)
+			keptVectors = append(keptVectors, vectors[i])
+		}
+	}
+	return keptWords, keptVectors, nil
 }
 
 // readEmbeddings reads embed.mjs's output.

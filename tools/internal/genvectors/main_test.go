@@ -135,3 +135,26 @@ func TestReadEmbeddingsRejectsAMismatch(t *testing.T) {
 		t.Errorf("one vector for two words: %v", err)
 	}
 }
+
+// mostFrequent keeps only the words among the first top of the frequency
+// list, each with its own vector, and says what is wrong with a missing
+// list.
+func TestKeepsTheMostFrequentWords(t *testing.T) {
+	dir := t.TempDir()
+	frequency := filepath.Join(dir, "words.json")
+	if err := os.WriteFile(frequency, []byte(`["the","of","cat","zebra","aardvark"]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	words := []string{"aardvark", "cat", "of", "the", "zebra"}
+	vectors := [][]float64{{1}, {2}, {3}, {4}, {5}}
+	got, kept, err := mostFrequent(words, vectors, frequency, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(got, " ") != "cat of the" || kept[0][0] != 2 || kept[1][0] != 3 || kept[2][0] != 4 {
+		t.Fatalf("kept %q %v, want cat of the with their own vectors", got, kept)
+	}
+	if _, _, err := mostFrequent(words, vectors, filepath.Join(dir, "absent.json"), 3); err == nil || !strings.Contains(err.Error(), "-frequency") {
+		t.Fatalf("a missing list: %v, want an error naming -frequency", err)
+	}
+}
