@@ -1,7 +1,7 @@
 package gateway
 
 import (
-	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -61,6 +61,6 @@ func (g *Gateway) SearchMisses() []SearchMiss {
 		out = append(out, *v)
 	}
 	m.mu.Unlock()
-	slices.SortFunc(out, func(a, b SearchMiss) int { return b.Last.Compare(a.Last) })
+	sort.Slice(out, func(i, j int) bool { return out[i].Last.After(out[j].Last) })
 	return out
 }

@@ -2,7 +2,7 @@ package search
 
 import (
 	"fmt"
-	"slices"
+	"sort"
 	"strings"
 )
 
@@ -147,7 +147,7 @@ func (r *ranking) explain(d int32, signals []activeSignal, reading *Reading) *Ex
 		if len(word) > 1 {
 			ws.Score = float64(best) + expansionShare*float64(rest)
 		}
-		slices.SortStableFunc(ws.Terms, func(a, b TermScore) int { return cmpDesc(a.Score, b.Score) })
+		sort.SliceStable(ws.Terms, func(i, j int) bool { return ws.Terms[i].Score > ws.Terms[j].Score })
 		e.BM25F += ws.Score
 		e.Words = append(e.Words, ws)
 	}

@@ -1,10 +1,10 @@
 package search
 
 import (
-	"cmp"
 	"container/heap"
 	"math/bits"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 )
@@ -368,7 +368,7 @@ func activeTerms(qterms []queryTerm) (active []activeTerm, requiredMask uint64) 
 // the order of the words.
 func byWord(active []activeTerm) [][]activeTerm {
 	sorted := slices.Clone(active)
-	slices.SortStableFunc(sorted, func(a, b activeTerm) int { return cmp.Compare(a.word, b.word) })
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].word < sorted[j].word })
 	var out [][]activeTerm
 	for start := 0; start < len(sorted); {
 		end := start + 1

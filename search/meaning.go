@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"slices"
+	"sort"
 	"sync"
 )
 
@@ -205,7 +205,7 @@ func (ix *Index) rerankByMeaning(hits []Hit, text string) {
 				similar[h.Doc] = ix.similarity(query, h.Doc)
 			}
 			from := placesOf(ties, start)
-			slices.SortStableFunc(ties, func(a, b Hit) int { return cmpDesc(similar[a.Doc], similar[b.Doc]) })
+			sort.SliceStable(ties, func(i, j int) bool { return similar[ties[i].Doc] > similar[ties[j].Doc] })
 			if explain {
 				reason := fmt.Sprintf("places %d to %d tie on score (within %.1f%%): they go by closeness in meaning to the request", start+1, end, 100*tieTolerance)
 				for i, h := range ties {
@@ -227,7 +227,7 @@ func (ix *Index) rerankByMeaning(hits []Hit, text string) {
 		sim[h.Doc] = similar[i]
 	}
 	from := placesOf(tail, lexicalHead)
-	slices.SortStableFunc(tail, func(a, b Hit) int { return cmpDesc(fused[a.Doc], fused[b.Doc]) })
+	sort.SliceStable(tail, func(i, j int) bool { return fused[tail[i].Doc] > fused[tail[j].Doc] })
 	if explain {
 		for i, h := range tail {
 			h.Explanation.Moves = append(h.Explanation.Moves, Move{
@@ -270,15 +270,4 @@ func (ix *Index) similarities(query []float32, hits []Hit) []float64 {
 		}
 	}
 	return out
-}
-
-// cmpDesc orders larger values first.
-func cmpDesc(a, b float64) int {
-	switch {
-	case a > b:
-		return -1
-	case a < b:
-		return 1
-	}
-	return 0
 }

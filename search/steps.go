@@ -3,7 +3,7 @@ package search
 import (
 	"fmt"
 	"regexp"
-	"slices"
+	"sort"
 	"strings"
 	"sync"
 )
@@ -137,14 +137,11 @@ func (ix *Index) searchSteps(req Request, steps []string) ([]Hit, int) {
 			head = append(head, hitOf[doc])
 		}
 	}
-	slices.SortFunc(head, func(a, b Hit) int {
-		if fa, fb := fused[a.Doc], fused[b.Doc]; fa != fb {
-			if fa > fb {
-				return -1
-			}
-			return 1
+	sort.Slice(head, func(i, j int) bool {
+		if fi, fj := fused[head[i].Doc], fused[head[j].Doc]; fi != fj {
+			return fi > fj
 		}
-		return a.Doc - b.Doc
+		return head[i].Doc < head[j].Doc
 	})
 	merged := append([]Hit{whole[0]}, head[:min(len(head), stepFusionDepth-1)]...)
 	placed := make(map[int]bool, len(merged))
