@@ -32,12 +32,13 @@ func TestCatalogs(t *testing.T) {
 		"devtools":   {7, 253},
 		"business":   {9, 232},
 		"cloud":      {9, 216},
+		"commerce":   {9, 224},
 	}
 	all, err := All(toolsDir(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := Names(all); !reflect.DeepEqual(got, []string{LiveMCPBench, "business", "cloud", "devtools"}) {
+	if got := Names(all); !reflect.DeepEqual(got, []string{LiveMCPBench, "business", "cloud", "commerce", "devtools"}) {
 		t.Errorf("catalogs = %v", got)
 	}
 	for _, c := range all {
@@ -78,7 +79,7 @@ func TestCatalogs(t *testing.T) {
 // TestBuiltCatalogs checks the catalogs built here against their
 // sources.json, licences and writers' kit.
 func TestBuiltCatalogs(t *testing.T) {
-	for _, name := range []string{"devtools", "business", "cloud"} {
+	for _, name := range []string{"devtools", "business", "cloud", "commerce"} {
 		t.Run(name, func(t *testing.T) {
 			c, err := Open(filepath.Join(toolsDir(t), "internal", "catalogs", name))
 			if err != nil {
