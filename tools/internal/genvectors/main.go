@@ -2,13 +2,10 @@
 // search index uses to rerank near-misses by meaning (search/meaning.go).
 // It reduces the Universal Sentence Encoder's 512-dimensional embeddings
 // of the 50,000 most frequent English words (written by embed.mjs) to
-// their first principal directions and 4-bit integers, then keeps the
-// 20,000 most frequent:
+// their first principal directions and 4-bit integers:
 //
-//	cd internal/genvectors && npm ci && node embed.mjs 50000 /tmp/vectors && cd ../..
-//	go run ./internal/genvectors -in /tmp/vectors -dims 16 -out /tmp/vectors/all.gz
-//	go run ./internal/genvectors -from /tmp/vectors/all.gz -dims 16 \
-//		-top 20000 -frequency /tmp/vectors/words.json -out ../search/wordvectors.gz
+//	cd internal/genvectors && npm ci && node embed.mjs 50000 /tmp/vectors
+//	go run ./internal/genvectors -in /tmp/vectors -out search/wordvectors.gz
 //
 // The projection is onto the top eigenvectors of the vectors' uncentred
 // second-moment matrix, so dot products (and with them cosine
@@ -20,9 +17,8 @@
 // dimensions or bits) instead of embedding again: its dimensions are
 // principal directions already, the first the largest. With -top and
 // -frequency (embed.mjs's words.json, the words in frequency order), it
-// keeps only the vectors of the most frequent words: 20,000 rank as
-// 50,000 did on every catalog but the read calib requests (Hit@1 -8 of
-// 9,360), in 0.15 MB instead of 0.37.
+// keeps only the vectors of the most frequent words (docs/search.md has
+// what 10,000 to 30,000 cost: each lowered a catalog by a request).
 //
 // Format (little-endian, gzipped): uint32 word count n, uint32 dimensions
 // d (even), uint32 bits per value (4), uint32 byte length of the word
