@@ -13,8 +13,11 @@ import (
 // converts a file. The request's first word says which it is
 // (requestIntent), and the first verb of a tool's name, or failing that of
 // its description, says which kind of tool it is (toolIntent). A tool of
-// the other kind keeps 1-intentPenalty of its score. A request or a tool
-// that says neither ranks as before.
+// the other kind keeps 1-intentPenalty of its score, but for a tool whose
+// description opens with the request's own verb: "Download the evidence
+// file" asks for what ebay_fetch_payment_dispute_evidence_content does
+// ("Download evidence file content ..."), though "download" changes and
+// "fetch" reads. A request or a tool that says neither ranks as before.
 //
 // Measured with go run ./bench/retrieval on LiveMCPBench's tools, Hit@1
 // rose on every set of short requests (short 0.829 to 0.843, everyday 0.475
@@ -48,14 +51,20 @@ type intentSignal struct{}
 
 func (intentSignal) name() string { return "ask or act" }
 
-func (intentSignal) newDocs(n int) signalDocs { return &intentDocs{intents: make([]intent, n)} }
+func (intentSignal) newDocs(n int) signalDocs {
+	return &intentDocs{intents: make([]intent, n), leads: make([]string, n)}
+}
 
 type intentDocs struct {
 	intents []intent // what each document does (see toolIntent)
+	leads   []string // the stem of each description's first verb (see descriptionVerb)
 }
 
 func (s *intentDocs) analyze(i int, doc *Document, a *docAnalysis) {
 	s.intents[i] = toolIntent(a.nameWordList, doc.Description)
+	if v := descriptionVerb(doc.Description); v != "" {
+		s.leads[i] = stemWord(v)
+	}
 }
 
 func (s *intentDocs) query(r *ranking) signalQuery {
@@ -66,12 +75,13 @@ func (s *intentDocs) query(r *ranking) signalQuery {
 	if asked == intentUnknown {
 		return nil
 	}
-	return &intentQuery{docs: s, asked: asked, r: r, object: r.objectWords(), mask: r.lex.mask}
+	return &intentQuery{docs: s, asked: asked, verb: requestVerbStem(r.text), r: r, object: r.objectWords(), mask: r.lex.mask}
 }
 
 type intentQuery struct {
 	docs  *intentDocs
 	asked intent
+	verb  string // the stem of the request's verb (see requestVerbStem)
 	r     *ranking
 	// object are the bits of the request's words but its verb, and mask
 	// the request's words each document matches (see objectWords);
@@ -124,9 +134,11 @@ func (q *intentQuery) holdsObject(d int32) bool {
 // apply) while this one does: then the verb is meant in another sense
 // than its kind ("add two numbers" is arithmetic, and get_sum, which
 // returns a sum, what it asks for; "generate an image" asks for an image
-// however a tool gives it).
+// however a tool gives it). Nor does it penalise a tool whose description
+// opens with the request's own verb: that is what the tool says it does.
 func (q *intentQuery) effect(d int32) (float64, float64) {
-	return factor(q.docs.intents[d] == -q.asked && (q.sense || !q.holdsObject(d)), 1-intentPenalty)
+	ownVerb := q.verb != "" && q.docs.leads[d] == q.verb
+	return factor(q.docs.intents[d] == -q.asked && !ownVerb && (q.sense || !q.holdsObject(d)), 1-intentPenalty)
 }
 
 func (q *intentQuery) reason(d int32) string {
@@ -200,6 +212,31 @@ func toolIntent(nameWords []string, description string) intent {
 			return intentChange
 		}
 	}
+	first := descriptionVerb(description)
+	if first == "" {
+		return intentUnknown
+	}
+	stem := stemWord(first)
+	if stem == "convert" {
+		// "Convert an address to coordinates": what the tool maps, which
+		// answers a question ("what are the coordinates of ...?") as
+		// often as it does a job. A name's "convert" still changes.
+		return intentUnknown
+	}
+	changing := changingStems[stem] || changingStems[stemWord(unprefixed(first))]
+	switch {
+	case readingStems[stem] && !changing:
+		return intentRead
+	case changing && !readingStems[stem]:
+		return intentChange
+	}
+	return intentUnknown
+}
+
+// descriptionVerb is the first word of a tool's description past the
+// leading ones ("This tool creates": "creates"), within its first
+// descriptionLead bytes; "" if there is none.
+func descriptionVerb(description string) string {
 	if len(description) > descriptionLead {
 		description = description[:descriptionLead]
 	}
@@ -209,23 +246,9 @@ func toolIntent(nameWords []string, description string) intent {
 		i++
 	}
 	if i == len(words) {
-		return intentUnknown
+		return ""
 	}
-	stem := stemWord(words[i])
-	if stem == "convert" {
-		// "Convert an address to coordinates": what the tool maps, which
-		// answers a question ("what are the coordinates of ...?") as
-		// often as it does a job. A name's "convert" still changes.
-		return intentUnknown
-	}
-	changing := changingStems[stem] || changingStems[stemWord(unprefixed(words[i]))]
-	switch {
-	case readingStems[stem] && !changing:
-		return intentRead
-	case changing && !readingStems[stem]:
-		return intentChange
-	}
-	return intentUnknown
+	return words[i]
 }
 
 // joinsChange reports whether the rest of a name, after its first verb,
@@ -276,6 +299,16 @@ func requestIntent(text string) intent {
 		return intentRead
 	}
 	return intentUnknown
+}
+
+// requestVerbStem is the stem of the verb a request's words say first
+// (see requestVerb); "" if it has no words past the leading ones.
+func requestVerbStem(text string) string {
+	words := Words(text)
+	if i := firstRequestWord(words); i < len(words) {
+		return stemWord(requestVerb(words, i))
+	}
+	return ""
 }
 
 // requestVerb is the verb a request's words say first, at i (see

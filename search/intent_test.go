@@ -166,3 +166,36 @@ func TestIntentKeepsTheOnlyToolOfTheObject(t *testing.T) {
 		}
 	}
 }
+
+// A tool whose description opens with the request's own verb is what the
+// request asks for, whichever kind its name says: "download" changes and
+// "fetch" reads, but fetch_evidence_content says it downloads. Its
+// neighbour that uploads stays penalised for a question.
+func TestIntentSparesTheToolOfTheRequestsOwnVerb(t *testing.T) {
+	docs := []Document{
+		{Name: "upload_evidence_file", Description: "Upload a file as evidence for a payment dispute.", Params: "dispute_id file_name file_type"},
+		{Name: "fetch_evidence_content", Description: "Download evidence file content from a payment dispute.", Params: "dispute_id evidence_id"},
+		{Name: "add_evidence", Description: "Add evidence to support your case in a payment dispute.", Params: "dispute_id evidence_type"},
+	}
+	ix := NewIndex(docs)
+	penalised := func(request, name string) bool {
+		t.Helper()
+		hits, _ := ix.Search(Request{Text: request, Limit: 3, Explain: true})
+		for _, h := range hits {
+			if docs[h.Doc].Name == name {
+				return slices.ContainsFunc(h.Explanation.Signals, func(s SignalScore) bool { return s.Signal == "ask or act" })
+			}
+		}
+		t.Fatalf("%q: %s not found", request, name)
+		return false
+	}
+	if penalised("Download the evidence file we attached to payment dispute 5-1234567", "fetch_evidence_content") {
+		t.Error("download: fetch_evidence_content, which says it downloads, penalised by ask or act")
+	}
+	if !penalised("Upload the evidence file for payment dispute 5-1234567", "fetch_evidence_content") {
+		t.Error("upload: fetch_evidence_content, which reads, not penalised by ask or act")
+	}
+	if !penalised("What evidence is on payment dispute 5-1234567?", "upload_evidence_file") {
+		t.Error("a question: upload_evidence_file not penalised by ask or act")
+	}
+}
