@@ -24,7 +24,8 @@ const (
 // Query is a parsed discover_tools query:
 //
 //	plain words         ranked search
-//	+word               the word is required
+//	+word               the word is required (a word: "+14155550123" is
+//	                    a phone number, text like any other)
 //	select:a,b          exactly these tools, no ranking
 //	/regex/             RE2 over tool names and descriptions (case-insensitive)
 //	domain:x group:y    scope to a domain (and a group in it)
@@ -82,7 +83,7 @@ func ParseQuery(q string) (*Query, error) {
 			}
 			continue
 		}
-		if w, ok := strings.CutPrefix(tok, "+"); ok && w != "" {
+		if w, ok := strings.CutPrefix(tok, "+"); ok && w != "" && !startsWithDigit(w) {
 			p.Required = append(p.Required, w)
 			text = append(text, w)
 			continue
@@ -117,6 +118,9 @@ func (p *Query) setOption(key, val string) error {
 	}
 	return nil
 }
+
+// startsWithDigit says whether s begins with an ASCII digit.
+func startsWithDigit(s string) bool { return s != "" && s[0] >= '0' && s[0] <= '9' }
 
 func cutPrefixFold(s, prefix string) (string, bool) {
 	if len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix) {

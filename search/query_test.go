@@ -13,6 +13,10 @@ func TestParseQuery(t *testing.T) {
 	}{
 		{"send email", Query{Text: "send email", Limit: DefaultLimit, Page: 1}},
 		{"+slack send", Query{Text: "slack send", Required: []string{"slack"}, Limit: DefaultLimit, Page: 1}},
+		// A "+" before a digit is a phone number's or a number's sign, not
+		// a required word: a request quoting one still finds tools.
+		{"texts sent to +14155550123 last week", Query{Text: "texts sent to +14155550123 last week", Limit: DefaultLimit, Page: 1}},
+		{"+44 20 7946 0958 +sms", Query{Text: "+44 20 7946 0958 sms", Required: []string{"sms"}, Limit: DefaultLimit, Page: 1}},
 		{"select:a.b,c.d", Query{Select: []string{"a.b", "c.d"}, Limit: DefaultLimit, Page: 1}},
 		{"SELECT: a.b, c.d", Query{Select: []string{"a.b", "c.d"}, Limit: DefaultLimit, Page: 1}},
 		{"issues domain:github group:issues limit:3 page:2", Query{Text: "issues", Domain: "github", Group: "issues", Limit: 3, Page: 2}},
