@@ -33,12 +33,13 @@ func TestCatalogs(t *testing.T) {
 		"business":   {9, 232},
 		"cloud":      {9, 216},
 		"commerce":   {9, 224},
+		"workplace":  {7, 228},
 	}
 	all, err := All(toolsDir(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := Names(all); !reflect.DeepEqual(got, []string{LiveMCPBench, "business", "cloud", "commerce", "devtools"}) {
+	if got := Names(all); !reflect.DeepEqual(got, []string{LiveMCPBench, "business", "cloud", "commerce", "devtools", "workplace"}) {
 		t.Errorf("catalogs = %v", got)
 	}
 	for _, c := range all {
@@ -79,7 +80,7 @@ func TestCatalogs(t *testing.T) {
 // TestBuiltCatalogs checks the catalogs built here against their
 // sources.json, licences and writers' kit.
 func TestBuiltCatalogs(t *testing.T) {
-	for _, name := range []string{"devtools", "business", "cloud", "commerce"} {
+	for _, name := range []string{"devtools", "business", "cloud", "commerce", "workplace"} {
 		t.Run(name, func(t *testing.T) {
 			c, err := Open(filepath.Join(toolsDir(t), "internal", "catalogs", name))
 			if err != nil {

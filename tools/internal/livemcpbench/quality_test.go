@@ -93,6 +93,12 @@ var floors = map[string]map[string]floor{
 	"commerce": {
 		"blind": {hit1: 0.54, hit3: 0.84, hit5: 0.90},
 	},
+	// workplace: first measured at 2b1677c and 13f6348, before any
+	// ranking change was tuned on it (Hit@1 0.667, Hit@3 0.850, Hit@5
+	// 0.925 on its 120 blind requests), less about two requests each.
+	"workplace": {
+		"blind": {hit1: 0.65, hit3: 0.83, hit5: 0.90},
+	},
 }
 
 // TestRetrievalQuality runs each task set of each catalog through
