@@ -68,10 +68,12 @@ func (s *intentDocs) analyze(i int, doc *Document, a *docAnalysis) {
 }
 
 func (s *intentDocs) query(r *ranking) signalQuery {
+	var asked intent
 	if r.wholeOfSteps {
-		return nil
+		asked = stepsIntent(splitSteps(r.text))
+	} else {
+		asked = requestIntent(r.text)
 	}
-	asked := requestIntent(r.text)
 	if asked == intentUnknown {
 		return nil
 	}
@@ -299,6 +301,22 @@ func requestIntent(text string) intent {
 		return intentRead
 	}
 	return intentUnknown
+}
+
+// stepsIntent is what a request of several steps asks for as a whole:
+// what every step asks for, when they agree ("Is the page indexed, and
+// what is its canonical?" asks to be told); nothing when a step says
+// neither or they differ ("read the sheet, then plot it").
+func stepsIntent(steps []string) intent {
+	asked := intentUnknown
+	for i, step := range steps {
+		got := requestIntent(step)
+		if got == intentUnknown || i > 0 && got != asked {
+			return intentUnknown
+		}
+		asked = got
+	}
+	return asked
 }
 
 // requestVerbStem is the stem of the verb a request's words say first

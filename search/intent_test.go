@@ -199,3 +199,22 @@ func TestIntentSparesTheToolOfTheRequestsOwnVerb(t *testing.T) {
 		t.Error("a question: upload_evidence_file not penalised by ask or act")
 	}
 }
+
+// A request of several steps asks as a whole what each of its steps asks,
+// when they agree.
+func TestStepsIntent(t *testing.T) {
+	for text, want := range map[string]intent{
+		"Is example.com/blog/launch indexed on Google, and what's its canonical?": intentRead,
+		"Delete the draft, then remove the old sitemap":                           intentChange,
+		"Read the sheet, then plot it":                                            intentUnknown,
+		"What's in the sheet, then plot it":                                       intentUnknown,
+	} {
+		steps := splitSteps(text)
+		if len(steps) < 2 {
+			t.Fatalf("%q: %d steps, want several", text, len(steps))
+		}
+		if got := stepsIntent(steps); got != want {
+			t.Errorf("stepsIntent(%q) = %v, want %v", steps, got, want)
+		}
+	}
+}

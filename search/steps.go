@@ -90,7 +90,8 @@ var objectPronouns = wordSet("it them")
 // are among the whole text's, so its hits match the whole text too, and
 // total is the whole text's. Each step is ranked for what it asks (see
 // requestIntent and requestEffect); the whole text, whose steps may both
-// read and change, for neither.
+// read and change, for neither, but for asking or acting when every step
+// asks the same (see stepsIntent).
 //
 // The rankings are independent, so they run at once, one goroutine each:
 // a request of three steps costs about two single searches' time on two
