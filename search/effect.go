@@ -53,13 +53,15 @@ const (
 // doingWords make, add or start something.
 var doingWords = wordSet(`create add insert put write make generate
 	build new append populate upload save install start launch run open
-	enable protect lock stage approve begin`)
+	enable protect lock stage approve begin submit publish subscribe
+	register`)
 
 // undoingWords remove, clear or stop something: the opposites of
 // doingWords.
 var undoingWords = wordSet(`delete remove clear drop destroy discard forget
 	erase uninstall kill stop end close terminate disable unprotect unlock
-	unstage reset cancel reject revoke`)
+	unstage reset cancel reject revoke withdraw unpublish unsubscribe
+	unregister deregister`)
 
 // toolEffect is the effect of a tool by the first verb of its name (its
 // Words) that reads, does or undoes: none for get_placeholder, undo for

@@ -34,6 +34,10 @@ func TestToolEffect(t *testing.T) {
 		"end_codegen_session":            effectUndo,
 		"unprotect_document":             effectUndo,
 		"playwright_close":               effectUndo,
+		"sitemaps_submit":                effectDo,
+		"publish_offer":                  effectDo,
+		"withdraw_offer":                 effectUndo,
+		"unsubscribe_member":             effectUndo,
 		// A tool that reads first does neither.
 		"get_placeholder_value": effectNone,
 		"list_new_items":        effectNone,
