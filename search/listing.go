@@ -7,10 +7,8 @@ package search
 // matches the kind of file, not the request: "pull all the text out of
 // resume.docx" is no request to list Word documents. Nor is a request
 // that names one item by its number ("what's on slide 4", see
-// numberedItems) one to list them, unless it asks for several things of
-// a kind the listing tool lists ("what emails are in workflow 8b2d4c":
-// list_automation_emails; see pluralsOf). For such requests a listing
-// tool keeps 1-listingPenalty of its score.
+// numberedItems) one to list them. For such requests a listing tool keeps
+// 1-listingPenalty of its score.
 //
 // Measured on LiveMCPBench's tools and the task sets of
 // internal/livemcpbench: 0.2 gained 17 first places (calib 16, fresh 1)
@@ -21,18 +19,14 @@ type listing struct{}
 
 func (listing) name() string { return "listing" }
 
-func (listing) newDocs(n int) signalDocs {
-	return &listingDocs{lists: make([]bool, n), listed: make([][]string, n)}
-}
+func (listing) newDocs(n int) signalDocs { return &listingDocs{lists: make([]bool, n)} }
 
 type listingDocs struct {
-	lists  []bool     // whether each document lists (see listingTool)
-	listed [][]string // what a listing tool lists (see listedStems)
+	lists []bool // whether each document lists (see listingTool)
 }
 
 func (s *listingDocs) analyze(i int, _ *Document, a *docAnalysis) {
 	s.lists[i] = listingTool(a.nameWordList)
-	s.listed[i] = listedStems(a)
 }
 
 func (s *listingDocs) query(r *ranking) signalQuery {
@@ -40,15 +34,14 @@ func (s *listingDocs) query(r *ranking) signalQuery {
 	case r.read.namesFile:
 		return &listingQuery{docs: s, names: "a file"}
 	case len(r.numberedItems()) > 0:
-		return &listingQuery{docs: s, names: "an item by its number", plurals: pluralsOf(r.text)}
+		return &listingQuery{docs: s, names: "an item by its number"}
 	}
 	return nil
 }
 
 type listingQuery struct {
-	docs    *listingDocs
-	names   string   // what the request names
-	plurals []plural // for an item by its number, the request's plurals
+	docs  *listingDocs
+	names string // what the request names
 }
 
 func (q *listingQuery) read() string { return "the request names " + q.names }
@@ -61,7 +54,7 @@ func (q *listingQuery) apply(docs []int32, scores []float64) {
 }
 
 func (q *listingQuery) effect(d int32) (float64, float64) {
-	return factor(q.docs.lists[d] && !listsPlural(q.docs.listed[d], q.plurals), 1-listingPenalty)
+	return factor(q.docs.lists[d], 1-listingPenalty)
 }
 
 func (q *listingQuery) reason(int32) string {

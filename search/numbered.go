@@ -5,9 +5,9 @@ import (
 	"strings"
 )
 
-// Numbered items. A request that names one thing by its number or an
-// identifier ("Hacker News story 38812345", "comment number 4", "slide
-// 4", "commit 3f2a9c1") asks for a tool about that one thing: getStory, not getStories,
+// Numbered items. A request that names one thing by its number ("Hacker
+// News story 38812345", "comment number 4", "Met object 436535", "slide
+// 4") asks for a tool about that one thing: getStory, not getStories,
 // though stemming makes their names the same words. A tool whose name
 // holds the word only in another form (a plural: "stories", "objects",
 // "slides") keeps 1-numberedPenalty of its score; one whose name holds
@@ -26,10 +26,9 @@ import (
 // down.
 const numberedPenalty = 0.4
 
-// numberedRE finds a word followed by a number or an identifier that
-// holds a digit ("3f2a9c1", "RE77ab", "12-34567-89012"), with "#", "no.",
+// numberedRE finds a word followed by a number, with "#", "no.",
 // "number", "ID" or "with ID" between or not.
-var numberedRE = regexp.MustCompile(`\b([a-z]+)\s+(?:(?:with\s+)?(?:the\s+)?(?:id|number|no\.?)\s*:?\s*)?#?([a-z]*\d[a-z\d-]*)\b`)
+var numberedRE = regexp.MustCompile(`\b([a-z]+)\s+(?:(?:with\s+)?(?:the\s+)?(?:id|number|no\.?)\s*:?\s*)?#?\d+\b`)
 
 // countingWords come before a number that counts rather than names: "the
 // top 10 stories", "the last 5 commits", "page 2 of the results".
@@ -37,22 +36,18 @@ var countingWords = wordSet(`top last first next past latest recent previous
 	only about over under around nearly few page pages`)
 
 // numberedItems are the words of a query that name one item by its
-// number or identifier, lower-case as written; positions are those named
-// by a plain number ("slide 3", "row 12"), which may be places in a
-// document, where an identifier names a record ("commit 3f2a9c1").
-func numberedItems(text string) (items, positions []string) {
+// number, lower-case as written.
+func numberedItems(text string) []string {
 	if !strings.ContainsAny(text, "0123456789") {
-		return nil, nil
+		return nil
 	}
+	var items []string
 	for _, m := range numberedRE.FindAllStringSubmatch(strings.ToLower(text), -1) {
 		if w := m[1]; !countingWords[w] && !isStopWord(w) {
 			items = append(items, w)
-			if isDigits(m[2]) {
-				positions = append(positions, w)
-			}
 		}
 	}
-	return items, positions
+	return items
 }
 
 type numbered struct{}

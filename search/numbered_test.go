@@ -20,22 +20,8 @@ func TestNumberedItems(t *testing.T) {
 		"no numbers here":                          nil,
 		"":                                         nil,
 	} {
-		got, positions := numberedItems(text)
-		if !slices.Equal(got, want) || !slices.Equal(positions, want) {
-			t.Errorf("numberedItems(%q) = %q, %q; want %q twice", text, got, positions, want)
-		}
-	}
-	// An identifier that holds a digit names a record, not a position.
-	for text, want := range map[string][]string{
-		"What changed in commit 3f2a9c1 on acme/payments?":        {"commit"},
-		"Delete recording RE77ab from call CA12cd, please":        {"recording", "call"},
-		"Show the order 12-34567-89012":                           {"order"},
-		"Fetch analysis 7c1e9a40-5b2d-4f8e-9a13-2d6f0b8e4c11 now": {"analysis"},
-		"convert the song to mp3":                                 nil,
-	} {
-		got, positions := numberedItems(text)
-		if !slices.Equal(got, want) || len(positions) != 0 {
-			t.Errorf("numberedItems(%q) = %q, %q; want %q and no positions", text, got, positions, want)
+		if got := numberedItems(text); !slices.Equal(got, want) {
+			t.Errorf("numberedItems(%q) = %q, want %q", text, got, want)
 		}
 	}
 }
@@ -98,8 +84,7 @@ func TestPlacedItems(t *testing.T) {
 		"Show me Hacker News story 38812345":         nil,
 		"Show the comments on Hacker News story 123": nil, // "on" is not before "story"
 	} {
-		_, positions := numberedItems(text)
-		if got := placedItems(text, positions, stems); !slices.Equal(got, want) {
+		if got := placedItems(text, numberedItems(text), stems); !slices.Equal(got, want) {
 			t.Errorf("placedItems(%q) = %q, want %q", text, got, want)
 		}
 	}

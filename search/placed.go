@@ -1,8 +1,8 @@
 package search
 
-// Placed items. A request that acts at or on an item it names by a plain
-// number ("put a bar chart of sales on slide 3"; see numberedItems'
-// positions) asks for a tool that takes the item as a parameter: add_chart, whose parameters name the slide, more than
+// Placed items. A request that acts at or on a numbered item ("put a bar
+// chart of sales on slide 3") asks for a tool that takes the item as a
+// parameter: add_chart, whose parameters name the slide, more than
 // generate_bar_chart, which makes a chart apart from any slide. Such a
 // tool's score grows by itemParameterBonus.
 //
@@ -50,7 +50,7 @@ func (*placedItemDocs) analyze(int, *Document, *docAnalysis) {}
 func (s *placedItemDocs) finish(ix *Index, _ [][numFields][]int32) { s.ix = ix }
 
 func (s *placedItemDocs) query(r *ranking) signalQuery {
-	placed := placedItems(r.text, r.positionedItems(), s.ix.stems)
+	placed := placedItems(r.text, r.numberedItems(), s.ix.stems)
 	if len(placed) == 0 {
 		return nil
 	}

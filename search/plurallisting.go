@@ -32,20 +32,12 @@ type pluralListingDocs struct {
 }
 
 func (s *pluralListingDocs) analyze(i int, _ *Document, a *docAnalysis) {
-	s.listed[i] = listedStems(a)
-}
-
-// listedStems are the stems of a listing tool's name past its verb; nil
-// for other tools.
-func listedStems(a *docAnalysis) []string {
 	if !listingTool(a.nameWordList) {
-		return nil
+		return
 	}
-	var out []string
 	for _, w := range a.nameWordList[1:] {
-		out = append(out, a.stems.stem(w))
+		s.listed[i] = append(s.listed[i], a.stems.stem(w))
 	}
-	return out
 }
 
 func (s *pluralListingDocs) query(r *ranking) signalQuery {
@@ -83,16 +75,9 @@ func (q *pluralListingQuery) effect(d int32) (float64, float64) {
 // lists says whether document d lists what the request says in the
 // plural.
 func (q *pluralListingQuery) lists(d int32) bool {
-	return listsPlural(q.docs.listed[d], q.plurals)
-}
-
-// listsPlural says whether a listing tool whose name past its verb has
-// the stems listed lists one of plurals: it holds the plural's stem, or a
-// word the stem begins ("repos" of "repositories").
-func listsPlural(listed []string, plurals []plural) bool {
-	for _, l := range listed {
-		for _, p := range plurals {
-			if l == p.stem || len(p.stem) >= minPluralPrefix && strings.HasPrefix(l, p.stem) {
+	for _, listed := range q.docs.listed[d] {
+		for _, p := range q.plurals {
+			if listed == p.stem || len(p.stem) >= minPluralPrefix && strings.HasPrefix(listed, p.stem) {
 				return true
 			}
 		}

@@ -98,29 +98,17 @@ type ranking struct {
 	active       []activeTerm
 	lex          *scratch
 
-	items, positions []string // see numberedItems; once itemsRead
-	itemsRead        bool
+	items     []string // see numberedItems; once itemsRead
+	itemsRead bool
 }
 
-// numberedItems are the items the text names by number or identifier
-// (see numberedItems), read once for the signals that ask.
+// numberedItems are the items the text names by number (see
+// numberedItems), read once for the signals that ask.
 func (r *ranking) numberedItems() []string {
-	r.readItems()
-	return r.items
-}
-
-// positionedItems are the items the text names by a plain number (see
-// numberedItems).
-func (r *ranking) positionedItems() []string {
-	r.readItems()
-	return r.positions
-}
-
-func (r *ranking) readItems() {
 	if !r.itemsRead {
-		r.items, r.positions = numberedItems(r.text)
-		r.itemsRead = true
+		r.items, r.itemsRead = numberedItems(r.text), true
 	}
+	return r.items
 }
 
 // objectWords are the bits (see activeTerm) of the request's words but
