@@ -63,7 +63,7 @@ type intentDocs struct {
 func (s *intentDocs) analyze(i int, doc *Document, a *docAnalysis) {
 	s.intents[i] = toolIntent(a.nameWordList, doc.Description)
 	if v := descriptionVerb(doc.Description); v != "" {
-		s.leads[i] = stemWord(v)
+		s.leads[i] = a.stems.stem(v)
 	}
 }
 
