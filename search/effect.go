@@ -194,4 +194,4 @@ func (s *effectDocs) opposes(d int32, wanted effect) bool {
 
 // modifyingWords change something that is there.
 var modifyingWords = wordSet(`change edit update modify alter adjust rename
-	resize restyle reformat fix correct replace set`)
+	resize restyle reformat fix correct replace set switch`)

@@ -16,8 +16,9 @@ func TestRequestEffect(t *testing.T) {
 		"rename report.docx to final.docx":                      effectModify,
 		"Change the footnotes in thesis.docx to Roman numerals": effectModify,
 		"Set the deck's author to Jane Doe and title to Q3":     effectModify,
-		"":       effectNone,
-		"please": effectNone,
+		"Switch the concise variation to gpt-4o":                effectModify,
+		"":                                                      effectNone,
+		"please":                                                effectNone,
 	} {
 		if got := requestEffect(text); got != want {
 			t.Errorf("requestEffect(%q) = %d, want %d", text, got, want)
