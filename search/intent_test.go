@@ -61,6 +61,9 @@ func TestToolIntent(t *testing.T) {
 		{"calculate_route", "", intentRead},
 		{"detect_language", "", intentRead},
 		{"download_paper", "Download a paper and create a resource for it.", intentChange},
+		// Answering and passing on a message send one.
+		{"reply-mail-message", "Reply to the sender of a message.", intentChange},
+		{"forward_email", "", intentChange},
 		// A verb of change undone or done again changes too.
 		{"git_unstage", "", intentChange},
 		{"git_staging", "Unstages all staged changes.", intentChange},
