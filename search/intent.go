@@ -176,6 +176,10 @@ var askingWords = wordSet(`what which who whom whose when where why how is
 	are was were does do did has have show list tell display view see check
 	count compare`)
 
+// toldWords, after "tell", are the one asking: "tell me who owns it" asks
+// to be told; "tell Lisa I'm late" asks for a message to Lisa.
+var toldWords = wordSet("me us")
+
 // leadingWords come before the word that says what a request wants
 // ("please", "can you", "I want to", "let's").
 var leadingWords = wordSet(`please can could would will you i want to need
@@ -291,6 +295,9 @@ func requestIntent(text string) intent {
 	words := Words(text)
 	if i := firstRequestWord(words); i < len(words) {
 		switch w := requestVerb(words, i); {
+		case w == "tell" && i+1 < len(words) && !toldWords[words[i+1]]:
+			// "Tell Lisa I'm running late" passes a message on.
+			return intentChange
 		case askingWords[w]:
 			return intentRead
 		case changes(w):

@@ -11,6 +11,8 @@ func TestRequestIntent(t *testing.T) {
 		"how many slides does deck.pptx have":       intentRead,
 		"Show me the JavaScript errors on the page": intentRead,
 		"Can you tell me who owns example.com":      intentRead,
+		"Tell Lisa in Teams that I'm running late":  intentChange,
+		"Tell us what changed":                      intentRead,
 		"Anything new on Hacker News today?":        intentRead,
 		"Put chart.svg onto slide 2":                intentChange,
 		"please rename report.docx to final.docx":   intentChange,
