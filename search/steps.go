@@ -43,7 +43,7 @@ func splitSteps(text string) []string {
 		return nil
 	}
 	var steps []string
-	for _, part := range stepSeparators.Split(text, -1) {
+	for _, part := range splitOutsideQuotes(text) {
 		if len(strings.Fields(part)) < 2 {
 			continue
 		}
@@ -61,6 +61,36 @@ func splitSteps(text string) []string {
 		return nil
 	}
 	return steps
+}
+
+// splitOutsideQuotes cuts text at its step separators (see
+// stepSeparators), but for those inside quoted text (see quotedSpan):
+// "Reply 'Thanks, looks good' to Lisa's post" is one step.
+func splitOutsideQuotes(text string) []string {
+	seps := stepSeparators.FindAllStringIndex(text, -1)
+	if len(seps) == 0 {
+		return []string{text}
+	}
+	var quoted [][]int
+	if strings.ContainsAny(text, "'\"‘“") {
+		quoted = quotedSpan.FindAllStringIndex(text, -1)
+	}
+	var parts []string
+	start := 0
+	for _, sep := range seps {
+		inside := false
+		for _, q := range quoted {
+			if sep[0] > q[0] && sep[0] < q[1] {
+				inside = true
+				break
+			}
+		}
+		if !inside {
+			parts = append(parts, text[start:sep[0]])
+			start = sep[1]
+		}
+	}
+	return append(parts, text[start:])
 }
 
 // namesAction reports whether a part of a request holds a verb that says

@@ -547,6 +547,9 @@ func TestSplitSteps(t *testing.T) {
 		"Map my route: Forbidden City, then Temple of Heaven, then the Summer Palace": nil,
 		"Plot sales by month, in blue, then save the chart":                           {"Plot sales by month in blue", "save the chart"},
 		"Fetch the news, cross-reference it with stocks, then write a report":         {"Fetch the news", "cross-reference it with stocks", "write a report"},
+		// A separator inside quoted text cuts no step.
+		"Reply 'Thanks, looks good' to Lisa's post in the Design channel": nil,
+		"Rename it to \"Q3, final\", then share it with Ana":              {"Rename it to \"Q3, final\"", "share it with Ana"},
 		"": nil,
 	} {
 		if got := splitSteps(in); strings.Join(got, "|") != strings.Join(want, "|") {
