@@ -111,10 +111,12 @@ type plural struct{ word, stem string }
 // ("labels", "groups", "repos"; not "news", "status" or "analysis"), but
 // for the plurals that count time (see timeUnits), those that ask for
 // things like another ("npm libraries like moment", "songs similar to
-// this one"), which are searches, and those past a place preposition
-// (see beforePlace), which say where.
+// this one"), which are searches, those past a place preposition (see
+// beforePlace), which say where, and those in quoted text, which is what
+// to act on ("reply 'Thanks, looks good'").
 func pluralsOf(text string) []plural {
 	var out []plural
+	text, _ = splitQuoted(text)
 	words := Words(beforePlace(text))
 	for i, w := range words {
 		if len(w) < 4 || w[len(w)-1] != 's' || timeUnits[w] || isStopWord(w) {

@@ -27,6 +27,8 @@ func TestPluralsOf(t *testing.T) {
 		"files on shared drives":                               {"file"},
 		"the names of the branches":                            {"name", "branch"},
 		"all acknowledged OnCall alert groups":                 {"group"},
+		// Quoted text is what to act on, not what is asked about.
+		"Reply 'Thanks, looks good' to the posts": {"post"},
 	} {
 		var got []string
 		for _, p := range pluralsOf(text) {
