@@ -34,12 +34,13 @@ func TestCatalogs(t *testing.T) {
 		"cloud":      {9, 216},
 		"commerce":   {9, 224},
 		"workplace":  {7, 228},
+		"secops":     {10, 183},
 	}
 	all, err := All(toolsDir(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := Names(all); !reflect.DeepEqual(got, []string{LiveMCPBench, "business", "cloud", "commerce", "devtools", "workplace"}) {
+	if got := Names(all); !reflect.DeepEqual(got, []string{LiveMCPBench, "business", "cloud", "commerce", "devtools", "secops", "workplace"}) {
 		t.Errorf("catalogs = %v", got)
 	}
 	for _, c := range all {
@@ -80,7 +81,7 @@ func TestCatalogs(t *testing.T) {
 // TestBuiltCatalogs checks the catalogs built here against their
 // sources.json, licences and writers' kit.
 func TestBuiltCatalogs(t *testing.T) {
-	for _, name := range []string{"devtools", "business", "cloud", "commerce", "workplace"} {
+	for _, name := range []string{"devtools", "business", "cloud", "commerce", "workplace", "secops"} {
 		t.Run(name, func(t *testing.T) {
 			c, err := Open(filepath.Join(toolsDir(t), "internal", "catalogs", name))
 			if err != nil {

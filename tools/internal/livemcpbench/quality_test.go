@@ -99,6 +99,12 @@ var floors = map[string]map[string]floor{
 	"workplace": {
 		"blind": {hit1: 0.65, hit3: 0.83, hit5: 0.90},
 	},
+	// secops: first measured at 2b1677c and 57dfcf2, before any ranking
+	// change was tuned on it (Hit@1 0.692, Hit@3 0.883, Hit@5 0.908 on
+	// its 120 blind requests), less about two requests each.
+	"secops": {
+		"blind": {hit1: 0.675, hit3: 0.86, hit5: 0.89},
+	},
 }
 
 // TestRetrievalQuality runs each task set of each catalog through
