@@ -29,6 +29,9 @@ func TestLexiconEntries(t *testing.T) {
 	cats := []catalog{
 		{"livemcpbench", livemcpbench, []string{"calib", "blind", "everyday", "fresh", "short", "dev"}},
 		{"devtools", "../tools/internal/catalogs/devtools", []string{"blind"}},
+		{"commerce", "../tools/internal/catalogs/commerce", []string{"blind"}},
+		{"workplace", "../tools/internal/catalogs/workplace", []string{"blind"}},
+		{"secops", "../tools/internal/catalogs/secops", []string{"blind"}},
 	}
 	type request struct {
 		set, text string
