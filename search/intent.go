@@ -57,7 +57,12 @@ func (intentSignal) newDocs(n int) signalDocs {
 
 type intentDocs struct {
 	intents []intent // what each document does (see toolIntent)
-	leads   []string // the stem of each description's first verb (see descriptionVerb)
+	// leads are the stems of each description's first verb (see
+	// descriptionVerb), until finish numbers them: leadIDs, by document,
+	// numbers of leadNumbers (0 for none).
+	leads       []string
+	leadIDs     []int32
+	leadNumbers map[string]int32
 }
 
 func (s *intentDocs) analyze(i int, doc *Document, a *docAnalysis) {
@@ -65,6 +70,25 @@ func (s *intentDocs) analyze(i int, doc *Document, a *docAnalysis) {
 	if v := descriptionVerb(doc.Description); v != "" {
 		s.leads[i] = a.stems.stem(v)
 	}
+}
+
+// finish numbers the description verbs, so that a ranking compares
+// numbers, not strings, for each candidate.
+func (s *intentDocs) finish(*Index, [][numFields][]int32) {
+	s.leadIDs = make([]int32, len(s.leads))
+	s.leadNumbers = make(map[string]int32)
+	for i, lead := range s.leads {
+		if lead == "" {
+			continue
+		}
+		id, ok := s.leadNumbers[lead]
+		if !ok {
+			id = int32(len(s.leadNumbers) + 1)
+			s.leadNumbers[lead] = id
+		}
+		s.leadIDs[i] = id
+	}
+	s.leads = nil
 }
 
 func (s *intentDocs) query(r *ranking) signalQuery {
@@ -77,13 +101,13 @@ func (s *intentDocs) query(r *ranking) signalQuery {
 	if asked == intentUnknown {
 		return nil
 	}
-	return &intentQuery{docs: s, asked: asked, verb: requestVerbStem(r.text), r: r, object: r.objectWords(), mask: r.lex.mask}
+	return &intentQuery{docs: s, asked: asked, verb: s.leadNumbers[requestVerbStem(r.text)], r: r, object: r.objectWords(), mask: r.lex.mask}
 }
 
 type intentQuery struct {
 	docs  *intentDocs
 	asked intent
-	verb  string // the stem of the request's verb (see requestVerbStem)
+	verb  int32 // the number of the request's verb among the description verbs (see finish); 0 for none
 	r     *ranking
 	// object are the bits of the request's words but its verb, and mask
 	// the request's words each document matches (see objectWords);
@@ -139,8 +163,8 @@ func (q *intentQuery) holdsObject(d int32) bool {
 // however a tool gives it). Nor does it penalise a tool whose description
 // opens with the request's own verb: that is what the tool says it does.
 func (q *intentQuery) effect(d int32) (float64, float64) {
-	ownVerb := q.verb != "" && q.docs.leads[d] == q.verb
-	return factor(q.docs.intents[d] == -q.asked && !ownVerb && (q.sense || !q.holdsObject(d)), 1-intentPenalty)
+	other := q.docs.intents[d] == -q.asked && (q.verb == 0 || q.docs.leadIDs[d] != q.verb)
+	return factor(other && (q.sense || !q.holdsObject(d)), 1-intentPenalty)
 }
 
 func (q *intentQuery) reason(d int32) string {
@@ -246,15 +270,30 @@ func descriptionVerb(description string) string {
 	if len(description) > descriptionLead {
 		description = description[:descriptionLead]
 	}
-	words := Words(description)
-	i := 0
-	for i < len(words) && descriptionLeadingWords[words[i]] {
-		i++
+	// The verb is nearly always among the first words: read those first,
+	// up to a space, so that no word is cut short, and the rest only if
+	// they hold none.
+	if cut := strings.LastIndexByte(description[:min(len(description), descriptionFirstWords)], ' '); cut > 0 {
+		if w := firstNonLeading(Words(description[:cut])); w != "" {
+			return w
+		}
 	}
-	if i == len(words) {
-		return ""
+	return firstNonLeading(Words(description))
+}
+
+// descriptionFirstWords is how much of a description, in bytes,
+// descriptionVerb reads before the rest of its lead.
+const descriptionFirstWords = 40
+
+// firstNonLeading is the first of words past the leading ones (see
+// descriptionLeadingWords); "" if there is none.
+func firstNonLeading(words []string) string {
+	for _, w := range words {
+		if !descriptionLeadingWords[w] {
+			return w
+		}
 	}
-	return words[i]
+	return ""
 }
 
 // joinsChange reports whether the rest of a name, after its first verb,

@@ -223,3 +223,20 @@ func TestStepsIntent(t *testing.T) {
 		}
 	}
 }
+
+// descriptionVerb reads the first word past the leading ones, in the
+// first words or, failing them, the rest of the description's lead.
+func TestDescriptionVerb(t *testing.T) {
+	for description, want := range map[string]string{
+		"Download evidence file content from a payment dispute.":                          "download",
+		"This tool creates a new issue in the given repository.":                          "creates",
+		"A tool that will allows you to use it to lists the things it can be used to see": "lists",
+		"This": "",
+		"":     "",
+		"the a an the a an the a an the a an the a an tool that which lists repositories": "lists",
+	} {
+		if got := descriptionVerb(description); got != want {
+			t.Errorf("descriptionVerb(%q) = %q, want %q", description, got, want)
+		}
+	}
+}
