@@ -92,16 +92,14 @@ func (s *intentDocs) finish(*Index, [][numFields][]int32) {
 }
 
 func (s *intentDocs) query(r *ranking) signalQuery {
-	var asked intent
+	asked, verb := requestIntentAndVerb(r.text)
 	if r.wholeOfSteps {
 		asked = stepsIntent(splitSteps(r.text))
-	} else {
-		asked = requestIntent(r.text)
 	}
 	if asked == intentUnknown {
 		return nil
 	}
-	return &intentQuery{docs: s, asked: asked, verb: s.leadNumbers[requestVerbStem(r.text)], r: r, object: r.objectWords(), mask: r.lex.mask}
+	return &intentQuery{docs: s, asked: asked, verb: s.leadNumbers[stemWord(verb)], r: r, object: r.objectWords(), mask: r.lex.mask}
 }
 
 type intentQuery struct {
@@ -331,22 +329,31 @@ func unprefixed(w string) string {
 // leading ones: a question word or "show" asks to read, a verb of change
 // asks for a change; otherwise a request ending in "?" asks to read.
 func requestIntent(text string) intent {
+	asked, _ := requestIntentAndVerb(text)
+	return asked
+}
+
+// requestIntentAndVerb is requestIntent and the verb it read (see
+// requestVerb); "" when the request has no words past the leading ones.
+func requestIntentAndVerb(text string) (intent, string) {
 	words := Words(text)
+	verb := ""
 	if i := firstRequestWord(words); i < len(words) {
-		switch w := requestVerb(words, i); {
-		case w == "tell" && i+1 < len(words) && !toldWords[words[i+1]]:
+		verb = requestVerb(words, i)
+		switch {
+		case verb == "tell" && i+1 < len(words) && !toldWords[words[i+1]]:
 			// "Tell Lisa I'm running late" passes a message on.
-			return intentChange
-		case askingWords[w]:
-			return intentRead
-		case changes(w):
-			return intentChange
+			return intentChange, verb
+		case askingWords[verb]:
+			return intentRead, verb
+		case changes(verb):
+			return intentChange, verb
 		}
 	}
 	if strings.HasSuffix(strings.TrimSpace(text), "?") {
-		return intentRead
+		return intentRead, verb
 	}
-	return intentUnknown
+	return intentUnknown, verb
 }
 
 // stepsIntent is what a request of several steps asks for as a whole:
@@ -363,16 +370,6 @@ func stepsIntent(steps []string) intent {
 		asked = got
 	}
 	return asked
-}
-
-// requestVerbStem is the stem of the verb a request's words say first
-// (see requestVerb); "" if it has no words past the leading ones.
-func requestVerbStem(text string) string {
-	words := Words(text)
-	if i := firstRequestWord(words); i < len(words) {
-		return stemWord(requestVerb(words, i))
-	}
-	return ""
 }
 
 // requestVerb is the verb a request's words say first, at i (see
