@@ -13,7 +13,8 @@ import (
 // have open", "the audio track I just loaded", "the response I'm waiting
 // on") says which thing, and its verb is no request for a tool that does
 // it. The verb is the first word after the subject that is neither a stop
-// word nor an adverb.
+// word nor an adverb. A subject among the words that lead the request
+// ("could you list …") begins no clause: its verb is the request's own.
 func clauseVerbs(text string, stems *stemCache) map[string]bool {
 	var out map[string]bool
 	for _, part := range clauseBreaks.Split(text, -1) {
@@ -31,7 +32,7 @@ func appendClauseVerbs(out map[string]bool, words []string, stems *stemCache) ma
 	first := firstRequestWord(words)
 	for j := 1; j < len(words); j++ {
 		prev := words[j-1]
-		if !clauseSubjects[words[j]] || isStopWord(prev) || askingWords[prev] || j-1 == first {
+		if !clauseSubjects[words[j]] || isStopWord(prev) || askingWords[prev] || j-1 <= first {
 			continue
 		}
 		for k := j + 1; k < len(words); k++ {

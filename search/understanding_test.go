@@ -795,6 +795,8 @@ func TestClauseVerbs(t *testing.T) {
 		"What should I build on Jinx?":                                  nil,
 		"Can you delete the file I named draft.txt?":                    {"name"},
 		"I want to load a file":                                         nil,
+		"Could you list every VPN community?":                           nil,
+		"Would you delete the draft they sent?":                         {"sent"},
 	} {
 		got := slices.Sorted(maps.Keys(clauseVerbs(in, newStemCache())))
 		slices.Sort(want)
