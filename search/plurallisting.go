@@ -113,10 +113,12 @@ type plural struct{ word, stem string }
 // things like another ("npm libraries like moment", "songs similar to
 // this one"), which are searches, those past a place preposition (see
 // beforePlace), which say where, and those in quoted text, which is what
-// to act on ("reply 'Thanks, looks good'").
+// to act on ("reply 'Thanks, looks good'"), or in a path or URL, which
+// names one thing ("/templates/company.pptx").
 func pluralsOf(text string) []plural {
 	var out []plural
 	text, _ = splitQuoted(text)
+	text, _, _, _ = splitLocators(text)
 	words := Words(beforePlace(text))
 	for i, w := range words {
 		if len(w) < 4 || w[len(w)-1] != 's' || timeUnits[w] || isStopWord(w) {

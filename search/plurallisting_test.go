@@ -29,6 +29,9 @@ func TestPluralsOf(t *testing.T) {
 		"all acknowledged OnCall alert groups":                 {"group"},
 		// Quoted text is what to act on, not what is asked about.
 		"Reply 'Thanks, looks good' to the posts": {"post"},
+		// A path or URL names one thing.
+		"Start a deck from the template /templates/company.pptx":      nil,
+		"Pull the JSON data from https://api.github.com/repos/nodejs": nil,
 	} {
 		var got []string
 		for _, p := range pluralsOf(text) {
