@@ -11,8 +11,13 @@ import "strings"
 // tool (see listingTool) whose name, past its verb, holds a word the
 // request says in the plural, or a word the plural is the start of
 // ("repos" of "repositories"), has its score grow by pluralListingBonus.
-// A request that searches ("find papers about diffusion models") asks for
-// the things that match, not for all of them: it asks no listing.
+// So has, for a request that asks to be told (see requestIntent), a tool
+// named for several of those things in the plural (show_groups beside
+// show_group, get_pipelines beside get_pipeline): what it reads is
+// several of them. A tool that searches (search_files, find_issues) is
+// named in the plural for what it finds, not for all of them, and a
+// request that searches ("find papers about diffusion models") asks for
+// the things that match: neither is a listing.
 const pluralListingBonus = 0.15
 
 // searchingWords begin a request that searches for things rather than
@@ -24,19 +29,33 @@ type pluralListing struct{}
 func (pluralListing) name() string { return "plural listing" }
 
 func (pluralListing) newDocs(n int) signalDocs {
-	return &pluralListingDocs{listed: make([][]string, n)}
+	return &pluralListingDocs{listed: make([][]string, n), pluralNamed: make([]bool, n)}
 }
 
 type pluralListingDocs struct {
-	listed [][]string // the stems of a listing tool's name past its verb; nil for other tools
+	// listed are the stems of a listing tool's name past its verb, or
+	// of the plurals of another tool's name but one that searches.
+	listed [][]string
+	// pluralNamed says a tool's listed stems are its name's plurals: it
+	// lists only for a request that asks.
+	pluralNamed []bool
 }
 
 func (s *pluralListingDocs) analyze(i int, _ *Document, a *docAnalysis) {
-	if !listingTool(a.nameWordList) {
+	if listingTool(a.nameWordList) {
+		for _, w := range a.nameWordList[1:] {
+			s.listed[i] = append(s.listed[i], a.stems.stem(w))
+		}
 		return
 	}
-	for _, w := range a.nameWordList[1:] {
-		s.listed[i] = append(s.listed[i], a.stems.stem(w))
+	if len(a.nameWordList) > 0 && searchingWords[a.nameWordList[0]] {
+		return
+	}
+	for _, w := range a.nameWordList {
+		if isPlural(w) {
+			s.pluralNamed[i] = true
+			s.listed[i] = append(s.listed[i], a.stems.stem(w))
+		}
 	}
 }
 
@@ -45,12 +64,13 @@ func (s *pluralListingDocs) query(r *ranking) signalQuery {
 	if len(plurals) == 0 || searches(r.text) {
 		return nil
 	}
-	return &pluralListingQuery{docs: s, plurals: plurals}
+	return &pluralListingQuery{docs: s, plurals: plurals, asks: requestIntent(r.text) == intentRead}
 }
 
 type pluralListingQuery struct {
 	docs    *pluralListingDocs
 	plurals []plural // the request's plurals
+	asks    bool     // whether the request asks to be told (see requestIntent)
 }
 
 func (q *pluralListingQuery) read() string {
@@ -69,7 +89,7 @@ func (q *pluralListingQuery) apply(docs []int32, scores []float64) {
 }
 
 func (q *pluralListingQuery) effect(d int32) (float64, float64) {
-	return factor(q.lists(d), 1+pluralListingBonus)
+	return factor((q.asks || !q.docs.pluralNamed[d]) && q.lists(d), 1+pluralListingBonus)
 }
 
 // lists says whether document d lists what the request says in the
@@ -85,7 +105,10 @@ func (q *pluralListingQuery) lists(d int32) bool {
 	return false
 }
 
-func (*pluralListingQuery) reason(int32) string {
+func (q *pluralListingQuery) reason(d int32) string {
+	if q.docs.pluralNamed[d] {
+		return "a tool named for several of what the request asks about in the plural"
+	}
 	return "a tool that lists what the request asks about in the plural"
 }
 
@@ -121,20 +144,16 @@ func pluralsOf(text string) []plural {
 	text, _, _, _ = splitLocators(text)
 	words := Words(beforePlace(text))
 	for i, w := range words {
-		if len(w) < 4 || w[len(w)-1] != 's' || timeUnits[w] || isStopWord(w) {
+		if timeUnits[w] {
 			continue
 		}
 		if i+1 < len(words) && likenessWords[words[i+1]] {
 			continue
 		}
-		if strings.HasSuffix(w, "ss") || strings.HasSuffix(w, "us") || strings.HasSuffix(w, "is") {
+		if !isPlural(w) {
 			continue
 		}
-		stem := stemWord(w)
-		if stem != stemWord(w[:len(w)-1]) {
-			continue
-		}
-		out = append(out, plural{w, stem})
+		out = append(out, plural{w, stemWord(w)})
 	}
 	return out
 }
@@ -160,6 +179,19 @@ func beforePlace(text string) string {
 		start = -1
 	}
 	return text
+}
+
+// isPlural says whether a word is a regular -s plural: one whose stem is
+// the stem of the word without its -s ("labels", "repos"; not "news",
+// "status" or "analysis").
+func isPlural(w string) bool {
+	if len(w) < 4 || w[len(w)-1] != 's' || isStopWord(w) {
+		return false
+	}
+	if strings.HasSuffix(w, "ss") || strings.HasSuffix(w, "us") || strings.HasSuffix(w, "is") {
+		return false
+	}
+	return stemWord(w) == stemWord(w[:len(w)-1])
 }
 
 func isSpaceByte(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

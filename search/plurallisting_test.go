@@ -83,3 +83,42 @@ func TestPluralListingLeavesSearchesAlone(t *testing.T) {
 		}
 	}
 }
+
+// TestPluralNamedToolsList checks that a request that asks about several
+// things of a kind finds the tool named for them in the plural before the
+// one named for one of them, and that neither a request that acts nor a
+// tool that searches counts as a listing.
+func TestPluralNamedToolsList(t *testing.T) {
+	// Tools of Check Point's and Pipedrive's MCP servers, as published.
+	docs := []Document{
+		{Name: "show_vpn_community_remote_access", Description: "Show a VPN Community Remote Access object by name or UID (at least one is required).", ParamNames: "name uid", Domain: "checkpoint"},
+		{Name: "show_vpn_communities_remote_access", Description: "Show all VPN Community Remote Access objects, with optional filtering and detail level.", ParamNames: "details_level filter limit offset", Domain: "checkpoint"},
+		{Name: "get-pipeline", Description: "Get a specific pipeline by ID including deal statistics", ParamNames: "pipelineId", Domain: "pipedrive"},
+		{Name: "get-pipelines", Description: "Get all pipelines from Pipedrive including deal statistics", Domain: "pipedrive"},
+		{Name: "search-pipelines", Description: "Search pipelines by name", ParamNames: "term", Domain: "pipedrive"},
+	}
+	ix := NewIndex(docs)
+	wantFirst(t, ix, docs, "Which remote access VPN communities do we have set up?", 1)
+	wantFirst(t, ix, docs, "Which deal pipelines do we have?", 3)
+
+	// Which tools the signal grows, as the explanation tells it.
+	for text, want := range map[string][]string{
+		"Which deal pipelines do we have?": {"get-pipelines"},
+		// A request that acts is no request to list, and a tool that
+		// searches lists nothing.
+		"Archive the old pipelines": nil,
+	} {
+		hits, _ := ix.Search(Request{Text: text, Limit: len(docs), Explain: true})
+		var grown []string
+		for _, h := range hits {
+			for _, sig := range h.Explanation.Signals {
+				if sig.Signal == "plural listing" {
+					grown = append(grown, docs[h.Doc].Name)
+				}
+			}
+		}
+		if !slices.Equal(grown, want) {
+			t.Errorf("%q: plural listing grows %q, want %q", text, grown, want)
+		}
+	}
+}
