@@ -105,6 +105,12 @@ var floors = map[string]map[string]floor{
 	"secops": {
 		"blind": {hit1: 0.675, hit3: 0.86, hit5: 0.89},
 	},
+	// content: first measured at 2aa6df3 and 998c36e, before any ranking
+	// change was tuned on it (Hit@1 0.717, Hit@3 0.908, Hit@5 0.950 on
+	// its 120 blind requests), less about two requests each.
+	"content": {
+		"blind": {hit1: 0.70, hit3: 0.89, hit5: 0.93},
+	},
 }
 
 // TestRetrievalQuality runs each task set of each catalog through
