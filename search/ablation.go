@@ -39,6 +39,7 @@ var ablationParts = []ablationPart{
 	{"signal", "placed-item", "the bonus of a tool that takes the item a request acts on"},
 	{"signal", "asked-for", "the penalty of a tool that takes what the request asks to be told"},
 	{"signal", "counted", "the bonus of a tool that takes how many to return"},
+	{"signal", "several-items", "the bonus of a tool that takes several things, for a request that names several"},
 	{"rerank", "meaning", "the rerank by closeness in meaning"},
 	{"rerank", "steps", "ranking a request's steps and fusing the rankings"},
 	{"match", "prefix", "matching longer words a word begins"},

@@ -37,6 +37,7 @@ var signals = []signal{
 	placedItem{},
 	askedFor{},
 	counted{},
+	severalItemsSignal{},
 }
 
 // signalOff says, by place in signals, which are switched off (see

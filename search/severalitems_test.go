@@ -1,0 +1,47 @@
+package search
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestSeveralItems(t *testing.T) {
+	for text, want := range map[string]struct {
+		kinds   []string
+		several bool
+	}{
+		"Pull current offers for SKUs TSHIRT-RED-M, TSHIRT-BLU-L and MUG-01.": {[]string{"skus"}, true},
+		"Mark issues AX-101, AX-102 and AX-107 as false positives":            {[]string{"issues"}, true},
+		"Search CRM companies for Acme, Globex and Initech":                   {nil, true},
+		"Move these five Drive files into the Q3 Reports folder.":             {[]string{"files"}, true},
+		"Move these 30 old draft files to the trash":                          {[]string{"files"}, true},
+		// Kinds of things are no items, nor is one item, nor a stretch of
+		// time; files are read apart (see splitLocators).
+		"Search all deals, contacts, orgs and leads for 'Contoso'": {nil, false},
+		"Move the Acme contract into the Clients folder":           {nil, false},
+		"Show these two weeks of logs":                             {nil, false},
+		"Compare draft1.txt and draft2.txt":                        {nil, false},
+	} {
+		kinds, several := severalItems(text)
+		if several != want.several || !slices.Equal(kinds, want.kinds) {
+			t.Errorf("severalItems(%q) = %q, %v; want %q, %v", text, kinds, several, want.kinds, want.several)
+		}
+	}
+}
+
+// TestSearchFindsWhatTakesSeveral checks that a request naming several
+// things to act on finds the tool that takes several of them before the
+// one that takes one.
+func TestSearchFindsWhatTakesSeveral(t *testing.T) {
+	// Tools of eBay's and Google Drive's MCP servers, as published.
+	docs := []Document{
+		{Name: "ebay_get_offers", Description: "Get all offers for a specific SKU", ParamNames: "format limit marketplace_id offset sku", Domain: "ebay"},
+		{Name: "ebay_get_offers_by_skus", Description: "Get offers for multiple SKUs in one call", ParamNames: "skus", Domain: "ebay"},
+		{Name: "move_item", Description: "Move a file or folder to another folder in Google Drive.", ParamNames: "file_id new_parent_id", Domain: "drive"},
+		{Name: "batch_move", Description: "Move multiple files or folders to another folder in Google Drive.", ParamNames: "file_ids new_parent_id", Domain: "drive"},
+	}
+	ix := NewIndex(docs)
+	wantFirst(t, ix, docs, "Pull current offers for SKUs TSHIRT-RED-M, TSHIRT-BLU-L and MUG-01.", 1)
+	wantFirst(t, ix, docs, "Move these five Drive files into the Q3 Reports folder.", 3)
+	wantFirst(t, ix, docs, "Move the Acme contract into the Clients folder.", 2)
+}
