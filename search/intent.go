@@ -284,12 +284,15 @@ func descriptionVerb(description string) string {
 const descriptionFirstWords = 40
 
 // firstNonLeading is the first of words past the leading ones (see
-// descriptionLeadingWords); "" if there is none.
+// descriptionLeadingWords) and the adverbs before a verb ("Permanently
+// delete all files in trash": "delete"); "" if there is none. A word in
+// -ly is an adverb unless it is a verb ("apply", "reply").
 func firstNonLeading(words []string) string {
 	for _, w := range words {
-		if !descriptionLeadingWords[w] {
-			return w
+		if descriptionLeadingWords[w] || strings.HasSuffix(w, "ly") && !changes(w) && !readingWords[w] {
+			continue
 		}
+		return w
 	}
 	return ""
 }

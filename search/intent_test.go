@@ -234,6 +234,10 @@ func TestDescriptionVerb(t *testing.T) {
 		"This": "",
 		"":     "",
 		"the a an the a an the a an the a an the a an tool that which lists repositories": "lists",
+		// Adverbs before the verb are passed; verbs in -ly are not.
+		"Permanently delete all files in trash": "delete",
+		"Apply a label to a message":            "apply",
+		"Asynchronously run a build job":        "run",
 	} {
 		if got := descriptionVerb(description); got != want {
 			t.Errorf("descriptionVerb(%q) = %q, want %q", description, got, want)
