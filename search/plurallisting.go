@@ -1,6 +1,9 @@
 package search
 
-import "strings"
+import (
+	"sort"
+	"strings"
+)
 
 // Plural listing. A request that asks about several things of a kind
 // ("which labels get used most", "show me all acknowledged alert groups",
@@ -29,13 +32,21 @@ type pluralListing struct{}
 func (pluralListing) name() string { return "plural listing" }
 
 func (pluralListing) newDocs(n int) signalDocs {
-	return &pluralListingDocs{listed: make([][]string, n), pluralNamed: make([]bool, n)}
+	return &pluralListingDocs{stems: make([][]string, n), pluralNamed: make([]bool, n)}
 }
 
 type pluralListingDocs struct {
-	// listed are the stems of a listing tool's name past its verb, or
-	// of the plurals of another tool's name but one that searches.
-	listed [][]string
+	// stems are, until finish, the stems of a listing tool's name past
+	// its verb, or of the plurals of another tool's name but one that
+	// searches; finish numbers them (see listed) and drops them.
+	stems [][]string
+	// listed are the numbers of each document's stems, which number the
+	// distinct stems in their sorted order (vocabulary): document d's are
+	// listed[starts[d]:starts[d+1]]. A request's plural then matches a
+	// run of numbers, those of the stems it is or begins.
+	listed     []int32
+	starts     []int32
+	vocabulary []string
 	// pluralNamed says a tool's listed stems are its name's plurals: it
 	// lists only for a request that asks.
 	pluralNamed []bool
@@ -44,7 +55,7 @@ type pluralListingDocs struct {
 func (s *pluralListingDocs) analyze(i int, _ *Document, a *docAnalysis) {
 	if listingTool(a.nameWordList) {
 		for _, w := range a.nameWordList[1:] {
-			s.listed[i] = append(s.listed[i], a.stems.stem(w))
+			s.stems[i] = append(s.stems[i], a.stems.stem(w))
 		}
 		return
 	}
@@ -54,9 +65,34 @@ func (s *pluralListingDocs) analyze(i int, _ *Document, a *docAnalysis) {
 	for _, w := range a.nameWordList {
 		if isPlural(w) {
 			s.pluralNamed[i] = true
-			s.listed[i] = append(s.listed[i], a.stems.stem(w))
+			s.stems[i] = append(s.stems[i], a.stems.stem(w))
 		}
 	}
+}
+
+func (s *pluralListingDocs) finish(*Index, [][numFields][]int32) {
+	seen := make(map[string]bool)
+	for _, stems := range s.stems {
+		for _, st := range stems {
+			if !seen[st] {
+				seen[st] = true
+				s.vocabulary = append(s.vocabulary, st)
+			}
+		}
+	}
+	sort.Strings(s.vocabulary)
+	number := make(map[string]int32, len(s.vocabulary))
+	for i, st := range s.vocabulary {
+		number[st] = int32(i)
+	}
+	s.starts = make([]int32, len(s.stems)+1)
+	for d, stems := range s.stems {
+		for _, st := range stems {
+			s.listed = append(s.listed, number[st])
+		}
+		s.starts[d+1] = int32(len(s.listed))
+	}
+	s.stems = nil
 }
 
 func (s *pluralListingDocs) query(r *ranking) signalQuery {
@@ -64,13 +100,27 @@ func (s *pluralListingDocs) query(r *ranking) signalQuery {
 	if len(plurals) == 0 || searches(r.text) {
 		return nil
 	}
-	return &pluralListingQuery{docs: s, plurals: plurals, asks: requestIntent(r.text) == intentRead}
+	q := &pluralListingQuery{docs: s, plurals: plurals, asks: requestIntent(r.text) == intentRead}
+	for _, p := range plurals {
+		// The stems p.stem is or, if long enough, begins: a run of the
+		// sorted vocabulary.
+		from := sort.SearchStrings(s.vocabulary, p.stem)
+		to := from
+		for to < len(s.vocabulary) && (s.vocabulary[to] == p.stem || len(p.stem) >= minPluralPrefix && strings.HasPrefix(s.vocabulary[to], p.stem)) {
+			to++
+		}
+		if to > from {
+			q.runs = append(q.runs, [2]int32{int32(from), int32(to)})
+		}
+	}
+	return q
 }
 
 type pluralListingQuery struct {
 	docs    *pluralListingDocs
-	plurals []plural // the request's plurals
-	asks    bool     // whether the request asks to be told (see requestIntent)
+	plurals []plural   // the request's plurals
+	runs    [][2]int32 // the numbers of the listed stems they match, as [from, to) runs
+	asks    bool       // whether the request asks to be told (see requestIntent)
 }
 
 func (q *pluralListingQuery) read() string {
@@ -82,6 +132,9 @@ func (q *pluralListingQuery) read() string {
 }
 
 func (q *pluralListingQuery) apply(docs []int32, scores []float64) {
+	if len(q.runs) == 0 {
+		return
+	}
 	for i, d := range docs {
 		add, times := q.effect(d)
 		scores[i] = (scores[i] + add) * times
@@ -93,11 +146,12 @@ func (q *pluralListingQuery) effect(d int32) (float64, float64) {
 }
 
 // lists says whether document d lists what the request says in the
-// plural.
+// plural: one of its listed stems is a plural's stem, or begins with it
+// ("repositori" of "repos").
 func (q *pluralListingQuery) lists(d int32) bool {
-	for _, listed := range q.docs.listed[d] {
-		for _, p := range q.plurals {
-			if listed == p.stem || len(p.stem) >= minPluralPrefix && strings.HasPrefix(listed, p.stem) {
+	for _, n := range q.docs.listed[q.docs.starts[d]:q.docs.starts[d+1]] {
+		for _, run := range q.runs {
+			if run[0] <= n && n < run[1] {
 				return true
 			}
 		}
