@@ -71,11 +71,14 @@ type severalItemsDocs struct {
 }
 
 func (s *severalItemsDocs) analyze(i int, _ *Document, a *docAnalysis) {
+	// A tool that lists or searches is named in the plural for what it
+	// gives, not for what it takes.
+	lists := listingTool(a.nameWordList) || len(a.nameWordList) > 0 && searchingWords[a.nameWordList[0]]
 	for _, w := range a.nameWordList {
 		switch {
 		case severalWords[w]:
 			s.batch[i] = true
-		case endsAsPlural(w):
+		case endsAsPlural(w) && !lists:
 			s.plurals[i] = append(s.plurals[i], w)
 		}
 	}

@@ -45,3 +45,29 @@ func TestSearchFindsWhatTakesSeveral(t *testing.T) {
 	wantFirst(t, ix, docs, "Move these five Drive files into the Q3 Reports folder.", 3)
 	wantFirst(t, ix, docs, "Move the Acme contract into the Clients folder.", 2)
 }
+
+// TestSeveralItemsLeavesListingAlone checks that a tool that lists or
+// searches, named in the plural for what it gives, is no tool that takes
+// several.
+func TestSeveralItemsLeavesListingAlone(t *testing.T) {
+	// Tools of Cloudinary's MCP server, as published.
+	docs := []Document{
+		{Name: "list-images", Description: "Get image assets Retrieves a list of image assets.", Domain: "cloudinary"},
+		{Name: "search-images", Description: "Search image assets by expression.", ParamNames: "expression", Domain: "cloudinary"},
+		{Name: "manage-asset-tags", Description: "Adds, removes, or replaces tags on multiple assets", ParamNames: "command public_ids tag", Domain: "cloudinary"},
+		{Name: "update-images", Description: "Update the metadata of several image assets.", ParamNames: "public_ids", Domain: "cloudinary"},
+	}
+	hits, _ := NewIndex(docs).Search(Request{Text: "Tag the images shoe_01, shoe_02 and shoe_03 with 'fall-2024'.", Limit: len(docs), Explain: true})
+	var grown []string
+	for _, h := range hits {
+		for _, sig := range h.Explanation.Signals {
+			if sig.Signal == "several items" {
+				grown = append(grown, docs[h.Doc].Name)
+			}
+		}
+	}
+	slices.Sort(grown)
+	if want := []string{"update-images"}; !slices.Equal(grown, want) {
+		t.Errorf("several items grows %q, want %q", grown, want)
+	}
+}
