@@ -193,10 +193,11 @@ var changingWords = wordSet(`create add delete remove update set write edit
 	register download choose pick reply respond forward invite notify`)
 
 // askingWords, first in a request, make it a question or ask to be shown
-// something.
+// something, or found ("find the orders tagged wholesale", "search my
+// notes for ..."): what is found is told.
 var askingWords = wordSet(`what which who whom whose when where why how is
 	are was were does do did has have show list tell display view see check
-	count compare`)
+	count compare find search`)
 
 // toldWords, after "tell", are the one asking: "tell me who owns it" asks
 // to be told; "tell Lisa I'm late" asks for a message to Lisa.
@@ -346,6 +347,9 @@ func requestIntentAndVerb(text string) (intent, string) {
 		switch {
 		case verb == "tell" && i+1 < len(words) && !toldWords[words[i+1]]:
 			// "Tell Lisa I'm running late" passes a message on.
+			return intentChange, verb
+		case askingWords[verb] && joinsChange(words[i+1:min(i+3, len(words))]):
+			// "Find and replace 'foo' in notes.txt" asks for a change.
 			return intentChange, verb
 		case askingWords[verb]:
 			return intentRead, verb

@@ -25,13 +25,16 @@ func TestRequestIntent(t *testing.T) {
 		"Take the draft label off":                  intentUnknown,
 		"Get request logs of https://x.io/users":    intentUnknown,
 		"How big is report.pptx, and does it exist": intentRead,
-		"Unread mail":                        intentUnknown,
-		"Check whether deck.pptx exists":     intentRead,
-		"Bitcoin price":                      intentUnknown,
-		"find flights from Paris to Rome":    intentUnknown,
-		"":                                   intentUnknown,
-		"please":                             intentUnknown,
-		"八字 of a boy born on August 8, 2008": intentUnknown,
+		"Unread mail":                         intentUnknown,
+		"Check whether deck.pptx exists":      intentRead,
+		"Bitcoin price":                       intentUnknown,
+		"find flights from Paris to Rome":     intentRead,
+		"Search my notes for the Q3 plan":     intentRead,
+		"Find and replace 'foo' in notes.txt": intentChange,
+		"Check and update the broken links":   intentChange,
+		"":                                    intentUnknown,
+		"please":                              intentUnknown,
+		"八字 of a boy born on August 8, 2008":  intentUnknown,
 	} {
 		if got := requestIntent(text); got != want {
 			t.Errorf("requestIntent(%q) = %d, want %d", text, got, want)
