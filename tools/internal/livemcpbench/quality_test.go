@@ -111,6 +111,12 @@ var floors = map[string]map[string]floor{
 	"content": {
 		"blind": {hit1: 0.70, hit3: 0.89, hit5: 0.93},
 	},
+	// data: first measured at 2b2b355 and e4505e0, before any ranking
+	// change was tuned on it (Hit@1 0.683, Hit@3 0.858, Hit@5 0.900 on
+	// its 120 blind requests), less about two requests each.
+	"data": {
+		"blind": {hit1: 0.665, hit3: 0.84, hit5: 0.88},
+	},
 }
 
 // TestRetrievalQuality runs each task set of each catalog through
