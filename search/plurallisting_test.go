@@ -89,24 +89,27 @@ func TestPluralListingLeavesSearchesAlone(t *testing.T) {
 // one named for one of them, and that neither a request that acts nor a
 // tool that searches counts as a listing.
 func TestPluralNamedToolsList(t *testing.T) {
-	// Tools of Check Point's and Pipedrive's MCP servers, as published.
+	// Tools of Check Point's, Pipedrive's and arXiv's MCP servers, as
+	// published.
 	docs := []Document{
-		{Name: "show_vpn_community_remote_access", Description: "Show a VPN Community Remote Access object by name or UID (at least one is required).", ParamNames: "name uid", Domain: "checkpoint"},
-		{Name: "show_vpn_communities_remote_access", Description: "Show all VPN Community Remote Access objects, with optional filtering and detail level.", ParamNames: "details_level filter limit offset", Domain: "checkpoint"},
-		{Name: "get-pipeline", Description: "Get a specific pipeline by ID including deal statistics", ParamNames: "pipelineId", Domain: "pipedrive"},
-		{Name: "get-pipelines", Description: "Get all pipelines from Pipedrive including deal statistics", Domain: "pipedrive"},
-		{Name: "search-pipelines", Description: "Search pipelines by name", ParamNames: "term", Domain: "pipedrive"},
+		{Name: "show_vpn_community_remote_access", Description: "Show a VPN Community Remote Access object by name or UID (at least one is required).", ParamNames: "details_level domain name uid", Domain: "checkpoint"},
+		{Name: "show_vpn_communities_remote_access", Description: "Show all VPN Community Remote Access objects, with optional filtering and detail level.", ParamNames: "details_level domain domains_to_process filter limit offset order show_only_local_domain", Domain: "checkpoint"},
+		{Name: "get-pipeline", Description: "Get a specific pipeline by ID", ParamNames: "pipelineId", Domain: "pipedrive"},
+		{Name: "get-pipelines", Description: "Get all pipelines from Pipedrive", Domain: "pipedrive"},
+		{Name: "search_papers", Description: "Search for papers on arXiv with advanced filtering", ParamNames: "categories date_from date_to max_results query", Domain: "arxiv"},
+		{Name: "read_paper", Description: "Read the full content of a stored paper in markdown format", ParamNames: "paper_id", Domain: "arxiv"},
 	}
 	ix := NewIndex(docs)
 	wantFirst(t, ix, docs, "Which remote access VPN communities do we have set up?", 1)
-	wantFirst(t, ix, docs, "Which deal pipelines do we have?", 3)
+	wantFirst(t, ix, docs, "Which pipelines do we have?", 3)
 
 	// Which tools the signal grows, as the explanation tells it.
 	for text, want := range map[string][]string{
-		"Which deal pipelines do we have?": {"get-pipelines"},
+		"Which pipelines do we have?": {"get-pipelines"},
 		// A request that acts is no request to list, and a tool that
 		// searches lists nothing.
-		"Archive the old pipelines": nil,
+		"Archive the old pipelines":           nil,
+		"Which papers about diffusion exist?": nil,
 	} {
 		hits, _ := ix.Search(Request{Text: text, Limit: len(docs), Explain: true})
 		var grown []string

@@ -35,10 +35,10 @@ func TestSeveralItems(t *testing.T) {
 func TestSearchFindsWhatTakesSeveral(t *testing.T) {
 	// Tools of eBay's and Google Drive's MCP servers, as published.
 	docs := []Document{
-		{Name: "ebay_get_offers", Description: "Get all offers for a specific SKU", ParamNames: "format limit marketplace_id offset sku", Domain: "ebay"},
-		{Name: "ebay_get_offers_by_skus", Description: "Get offers for multiple SKUs in one call", ParamNames: "skus", Domain: "ebay"},
-		{Name: "move_item", Description: "Move a file or folder to another folder in Google Drive.", ParamNames: "file_id new_parent_id", Domain: "drive"},
-		{Name: "batch_move", Description: "Move multiple files or folders to another folder in Google Drive.", ParamNames: "file_ids new_parent_id", Domain: "drive"},
+		{Name: "ebay_get_offers", Description: "Get offers for one seller-defined SKU. To enumerate offers across SKUs, call ebay_get_inventory_items first, then call this tool once per SKU.", ParamNames: "format limit marketplaceId offset sku", Domain: "ebay"},
+		{Name: "ebay_get_offers_by_skus", Description: "Get offers for 1-25 SKUs. Exact duplicates are queried once, at most 3 eBay requests run concurrently, and every SKU has its own success or failure result.", ParamNames: "format marketplaceId skus", Domain: "ebay"},
+		{Name: "move_item", Description: "Move items to a new folder", ParamNames: "destinationFolderId destinationPath itemId itemPath", Domain: "googleworkspace"},
+		{Name: "batch_move", Description: "Batch move files to folder (max 100 per batch)", ParamNames: "destinationFolderId destinationPath fileIds filePaths", Domain: "googleworkspace"},
 	}
 	ix := NewIndex(docs)
 	wantFirst(t, ix, docs, "Pull current offers for SKUs TSHIRT-RED-M, TSHIRT-BLU-L and MUG-01.", 1)
@@ -50,7 +50,8 @@ func TestSearchFindsWhatTakesSeveral(t *testing.T) {
 // searches, named in the plural for what it gives, is no tool that takes
 // several.
 func TestSeveralItemsLeavesListingAlone(t *testing.T) {
-	// Tools of Cloudinary's MCP server, as published.
+	// list-images and manage-asset-tags as Cloudinary's MCP server
+	// publishes them; search-images and update-images made up beside them.
 	docs := []Document{
 		{Name: "list-images", Description: "Get image assets Retrieves a list of image assets.", Domain: "cloudinary"},
 		{Name: "search-images", Description: "Search image assets by expression.", ParamNames: "expression", Domain: "cloudinary"},
