@@ -224,12 +224,35 @@ func awaitUpstreams(t *testing.T, adminPort int) {
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		_, ups := gatewayStatus(t, adminPort)
-		if ups["ev"].State == "ready" && ups["mem"].State == "ready" {
+		// An upstream is ready once its lists are read; the catalog the
+		// search ranks is rebuilt from them just after, on its own.
+		if ups["ev"].State == "ready" && ups["mem"].State == "ready" && catalogHolds(t, adminPort, "ev", "mem") {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("upstreams not ready: %+v", ups)
+			t.Fatalf("upstreams not ready, or not in the catalog: %+v", ups)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// catalogHolds says whether the gateway's catalog holds tools of each of
+// the domains.
+func catalogHolds(t *testing.T, adminPort int, domains ...string) bool {
+	t.Helper()
+	var catalog []struct {
+		Name  string            `json:"name"`
+		Tools []json.RawMessage `json:"tools"`
+	}
+	adminJSON(t, adminPort, "/mcp_gateway/catalog", &catalog)
+	tools := map[string]int{}
+	for _, d := range catalog {
+		tools[d.Name] = len(d.Tools)
+	}
+	for _, d := range domains {
+		if tools[d] == 0 {
+			return false
+		}
+	}
+	return true
 }
