@@ -12,8 +12,9 @@ import (
 // batch_search_records) rather than the one that takes one, which holds
 // the same words. A tool takes several when its name says so (see
 // severalWords), or holds in the plural the word for the things the
-// request names ("skus" of "SKUs TSHIRT-RED-M, …"). Its score grows by
-// severalItemsBonus.
+// request names ("skus" of "SKUs TSHIRT-RED-M, …"), but for a tool that
+// lists or searches, named in the plural for what it gives (list-images).
+// Its score grows by severalItemsBonus.
 const severalItemsBonus = 0.15
 
 // severalWords, in a tool's name, say it takes several things at once.
