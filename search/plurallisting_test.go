@@ -111,16 +111,7 @@ func TestPluralNamedToolsList(t *testing.T) {
 		"Archive the old pipelines":           nil,
 		"Which papers about diffusion exist?": nil,
 	} {
-		hits, _ := ix.Search(Request{Text: text, Limit: len(docs), Explain: true})
-		var grown []string
-		for _, h := range hits {
-			for _, sig := range h.Explanation.Signals {
-				if sig.Signal == "plural listing" {
-					grown = append(grown, docs[h.Doc].Name)
-				}
-			}
-		}
-		if !slices.Equal(grown, want) {
+		if grown := movedBy(ix, docs, text, "plural listing"); !slices.Equal(grown, want) {
 			t.Errorf("%q: plural listing grows %q, want %q", text, grown, want)
 		}
 	}

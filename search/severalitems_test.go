@@ -58,15 +58,7 @@ func TestSeveralItemsLeavesListingAlone(t *testing.T) {
 		{Name: "manage-asset-tags", Description: "Adds, removes, or replaces tags on multiple assets", ParamNames: "command public_ids tag", Domain: "cloudinary"},
 		{Name: "update-images", Description: "Update the metadata of several image assets.", ParamNames: "public_ids", Domain: "cloudinary"},
 	}
-	hits, _ := NewIndex(docs).Search(Request{Text: "Tag the images shoe_01, shoe_02 and shoe_03 with 'fall-2024'.", Limit: len(docs), Explain: true})
-	var grown []string
-	for _, h := range hits {
-		for _, sig := range h.Explanation.Signals {
-			if sig.Signal == "several items" {
-				grown = append(grown, docs[h.Doc].Name)
-			}
-		}
-	}
+	grown := movedBy(NewIndex(docs), docs, "Tag the images shoe_01, shoe_02 and shoe_03 with 'fall-2024'.", "several items")
 	slices.Sort(grown)
 	if want := []string{"update-images"}; !slices.Equal(grown, want) {
 		t.Errorf("several items grows %q, want %q", grown, want)

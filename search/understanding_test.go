@@ -379,6 +379,19 @@ func wantFirst(t *testing.T, ix *Index, docs []Document, query string, want int)
 	}
 }
 
+// movedBy is the names of the hits for text that the named signal moves,
+// in rank order, as their explanations tell it.
+func movedBy(ix *Index, docs []Document, text, signal string) []string {
+	hits, _ := ix.Search(Request{Text: text, Limit: len(docs), Explain: true})
+	var moved []string
+	for _, h := range hits {
+		if slices.ContainsFunc(h.Explanation.Signals, func(s SignalScore) bool { return s.Signal == signal }) {
+			moved = append(moved, docs[h.Doc].Name)
+		}
+	}
+	return moved
+}
+
 func TestSearchCountsAWordOnceHoweverManyWaysItMatches(t *testing.T) {
 	docs := []Document{
 		{Name: "record_finder", Description: "A searcher of records: search, find, look up, locate or seek any one."},
