@@ -15,7 +15,9 @@ import "fmt"
 // undoing request asks gains undoingBonus. A request that changes what is
 // there ("change the footnotes of thesis.docx", "rename report.docx", "set
 // the deck's author to Jane Doe") ranks the tools that make a new one
-// (add_footnote_to_document, create_presentation_from_templates) so too.
+// (add_footnote_to_document, create_presentation_from_templates) so too,
+// and those that remove one ("switch the concise variation to gpt-4o" is
+// no request to delete it).
 // A request or tool whose verb is of none of these kinds, or that reads,
 // ranks as before.
 //
@@ -181,13 +183,13 @@ func (q *effectQuery) reason(d int32) string {
 
 // opposes reports whether document d does the opposite of what a request
 // of effect wanted asks: undoes what it does, does what it undoes, or
-// makes a new thing where it changes one that is there.
+// makes a new thing or removes one where it changes one that is there.
 func (s *effectDocs) opposes(d int32, wanted effect) bool {
 	switch wanted {
 	case effectDo, effectUndo:
 		return s.effects[d] == -wanted
 	case effectModify:
-		return s.makes[d]
+		return s.makes[d] || s.effects[d] == effectUndo
 	}
 	return false
 }

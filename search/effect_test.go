@@ -80,3 +80,16 @@ func TestSearchDoesNotMakeWhatARequestChanges(t *testing.T) {
 	wantFirst(t, ix, docs, "Change the footnotes in thesis.docx to Roman numerals", 1)
 	wantFirst(t, ix, docs, "Add a footnote to thesis.docx", 0)
 }
+
+// A request to change something that is there ranks the tools that
+// remove it lower, as it does those that make a new one.
+func TestSearchDoesNotRemoveWhatARequestChanges(t *testing.T) {
+	docs := []Document{
+		{Name: "delete-ai-config-variation", Description: "Deletes an AI Config variation."},
+		{Name: "update-ai-config-variation", Description: "Updates a specific variation within an AI Config."},
+		{Name: "get_weather", Description: "Get the weather forecast for a city."},
+	}
+	ix := NewIndex(docs)
+	wantFirst(t, ix, docs, "Switch the concise variation of the support-bot AI Config to gpt-4o", 1)
+	wantFirst(t, ix, docs, "Delete the concise variation of the support-bot AI Config", 0)
+}
