@@ -1,6 +1,9 @@
 package search
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Doing and undoing. Tools that change something often come in opposite
 // pairs: add and delete, start and stop, protect and unprotect. Both of a
@@ -28,7 +31,7 @@ import "fmt"
 const oppositePenalty = 0.4
 
 // undoingBonus grows the score of a tool that removes, clears or stops
-// something (its name's first verb is of undoingWords) for a request
+// something (its name's first verb undoes, see verbEffect) for a request
 // that asks to ("remove slide 4 from deck.pptx" wants delete_slide, not
 // manage_slide_transitions, whose description says "remove"). Only for
 // undoing: the verbs that remove are few and tools are named for them,
@@ -56,28 +59,42 @@ const (
 var doingWords = wordSet(`create add insert put write make generate
 	build new append populate upload save install start launch run open
 	enable protect lock stage approve begin submit publish subscribe
-	register`)
+	register link attach assign connect follow pin star bind mount`)
 
 // undoingWords remove, clear or stop something: the opposites of
-// doingWords.
+// doingWords. A doing word after "un" undoes too (see verbEffect), so
+// "unlock" and "unpublish" need no entry here.
 var undoingWords = wordSet(`delete remove clear drop destroy discard forget
-	erase uninstall kill stop end close terminate disable unprotect unlock
-	unstage reset cancel reject revoke withdraw unpublish unsubscribe
-	unregister deregister`)
+	erase kill stop end close terminate disable reset cancel reject revoke
+	withdraw deregister detach disconnect`)
 
 // toolEffect is the effect of a tool by the first verb of its name (its
 // Words) that reads, does or undoes: none for get_placeholder, undo for
 // clear_placeholders_from_slides and playwright_close.
 func toolEffect(nameWords []string) effect {
 	for _, w := range nameWords {
-		switch {
-		case doingWords[w]:
-			return effectDo
-		case undoingWords[w]:
-			return effectUndo
-		case readingWords[w]:
+		if e := verbEffect(w); e != effectNone {
+			return e
+		}
+		if readingWords[w] {
 			return effectNone
 		}
+	}
+	return effectNone
+}
+
+// verbEffect is whether verb w does or undoes something (doingWords,
+// undoingWords). "un" before a verb that does undoes what it does
+// ("unlink", "unpin", "unassign", "unpublish"), as English makes the
+// opposites of such verbs.
+func verbEffect(w string) effect {
+	switch {
+	case doingWords[w]:
+		return effectDo
+	case undoingWords[w]:
+		return effectUndo
+	case strings.HasPrefix(w, "un") && doingWords[unprefixed(w)]:
+		return effectUndo
 	}
 	return effectNone
 }
@@ -91,12 +108,11 @@ func requestEffect(text string) effect {
 	if i == len(words) {
 		return effectNone
 	}
-	switch verb := requestVerb(words, i); {
-	case doingWords[verb]:
-		return effectDo
-	case undoingWords[verb]:
-		return effectUndo
-	case modifyingWords[verb]:
+	verb := requestVerb(words, i)
+	if e := verbEffect(verb); e != effectNone {
+		return e
+	}
+	if modifyingWords[verb] {
 		return effectModify
 	}
 	return effectNone

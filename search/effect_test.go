@@ -17,8 +17,15 @@ func TestRequestEffect(t *testing.T) {
 		"Change the footnotes in thesis.docx to Roman numerals": effectModify,
 		"Set the deck's author to Jane Doe and title to Q3":     effectModify,
 		"Switch the concise variation to gpt-4o":                effectModify,
-		"":                                                      effectNone,
-		"please":                                                effectNone,
+		// "un" before a doing verb undoes it; before another word it
+		// says nothing.
+		"Unlink asset a1b2c3 from its related asset d4e5f6": effectUndo,
+		"Link Sarah and Acme Corp in my knowledge graph":    effectDo,
+		"unpin the welcome message":                         effectUndo,
+		"Unread messages in #general?":                      effectNone,
+		"under which folder is report.docx":                 effectNone,
+		"":                                                  effectNone,
+		"please":                                            effectNone,
 	} {
 		if got := requestEffect(text); got != want {
 			t.Errorf("requestEffect(%q) = %d, want %d", text, got, want)
@@ -39,6 +46,9 @@ func TestToolEffect(t *testing.T) {
 		"publish_offer":                  effectDo,
 		"withdraw_offer":                 effectUndo,
 		"unsubscribe_member":             effectUndo,
+		"unassign_issue":                 effectUndo,
+		"assign_issue":                   effectDo,
+		"detach_policy":                  effectUndo,
 		// A tool that reads first does neither.
 		"get_placeholder_value": effectNone,
 		"list_new_items":        effectNone,
@@ -92,4 +102,17 @@ func TestSearchDoesNotRemoveWhatARequestChanges(t *testing.T) {
 	ix := NewIndex(docs)
 	wantFirst(t, ix, docs, "Switch the concise variation of the support-bot AI Config to gpt-4o", 1)
 	wantFirst(t, ix, docs, "Delete the concise variation of the support-bot AI Config", 0)
+}
+
+// A request to undo with "un" before a doing verb ranks the tool that
+// undoes first, though its words match the tool that does as well.
+func TestSearchReadsUnBeforeADoingVerbAsUndoing(t *testing.T) {
+	docs := []Document{
+		{Name: "create-asset-relations", Description: "Add related assets by asset ID. Relates an asset to other assets by their asset IDs."},
+		{Name: "delete-asset-relations", Description: "Delete asset relations by asset ID. Unrelates the asset from other assets."},
+		{Name: "get_weather", Description: "Get the weather forecast for a city."},
+	}
+	ix := NewIndex(docs)
+	wantFirst(t, ix, docs, "Unlink asset a1b2c3 from its related asset d4e5f6", 1)
+	wantFirst(t, ix, docs, "Link asset a1b2c3 to its related asset d4e5f6", 0)
 }
