@@ -6,7 +6,9 @@ run:
 	./scripts/run-example.sh
 
 # Run every test: vet, then the plugin's unit tests and the tools module's
-# end-to-end tests (real Caddy, real MCP peers), with the race detector.
+# end-to-end tests (real Caddy, real MCP peers), with the race detector;
+# and the lean build (no word vectors, -tags mcpgateway_lean): vetted, and
+# the search tests, which check it ranks by the words alone.
 # The end-to-end tests build Caddy and install their Node peers (npm ci,
 # from tools/internal/e2e/node/package-lock.json) themselves;
 # scripts/test-deps.sh installs Debian's chromium for the operator page
@@ -14,8 +16,10 @@ run:
 test:
 	./scripts/test-deps.sh
 	go vet ./...
+	go vet -tags mcpgateway_lean ./...
 	cd tools && go vet ./...
 	go test -race -count=1 -timeout 20m ./...
+	go test -count=1 -tags mcpgateway_lean ./search/
 	cd tools && go test -race -count=1 -timeout 30m ./...
 
 # Build bin/caddy (Caddy's standard modules, the gateway and
