@@ -117,6 +117,12 @@ var floors = map[string]map[string]floor{
 	"data": {
 		"blind": {hit1: 0.665, hit3: 0.84, hit5: 0.88},
 	},
+	// leisure: first measured at 7552942 and 92a8be5, before any ranking
+	// change was tuned on it (Hit@1 0.742, Hit@3 0.892, Hit@5 0.950 on
+	// its 120 blind requests), less about two requests each.
+	"leisure": {
+		"blind": {hit1: 0.725, hit3: 0.875, hit5: 0.93},
+	},
 }
 
 // TestRetrievalQuality runs each task set of each catalog through
