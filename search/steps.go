@@ -95,9 +95,11 @@ func splitOutsideQuotes(text string) []string {
 
 // namesAction reports whether a part of a request holds a verb that says
 // what to do: one of reading or of change (see intent.go), inflected or
-// not, a question word, or a light verb ("put", "take").
+// not, a question word, or a light verb ("put", "take"). The words of an
+// identifier (usp_UpdateStock, getOrders) name a thing, not an action:
+// "usp_GetOrders, usp_UpdateStock and usp_CloseInvoice" is a list.
 func namesAction(part string) bool {
-	words := Words(part)
+	words := Words(withoutIdentifiers(part))
 	for i, w := range words {
 		stem := stemWord(w)
 		if askingWords[w] || changes(w) || readingWords[w] || changingStems[stem] || readingStems[stem] || lightVerbs[stem] {
@@ -112,6 +114,37 @@ func namesAction(part string) bool {
 }
 
 var objectPronouns = wordSet("it them")
+
+// withoutIdentifiers is text without its identifiers: the tokens that
+// join words with '_' or run them together in camelCase.
+func withoutIdentifiers(text string) string {
+	tokens := strings.Fields(text)
+	kept := tokens[:0]
+	for _, t := range tokens {
+		if !isIdentifier(t) {
+			kept = append(kept, t)
+		}
+	}
+	return strings.Join(kept, " ")
+}
+
+// isIdentifier reports whether a token joins words with '_' or runs
+// them together in camelCase (a lower-case letter, then an upper-case
+// one): usp_GetOrders, node_cpu_seconds_total, getOrders, and brand names
+// such as iPhone, which name no action either.
+func isIdentifier(token string) bool {
+	if strings.Contains(strings.Trim(token, "_"), "_") {
+		return true
+	}
+	for i := 1; i < len(token); i++ {
+		if isLowerASCII(token[i-1]) && token[i] >= 'A' && token[i] <= 'Z' {
+			return true
+		}
+	}
+	return false
+}
+
+func isLowerASCII(b byte) bool { return b >= 'a' && b <= 'z' }
 
 // searchSteps ranks the whole text and each step, and merges the rankings
 // by reciprocal rank fusion, each counted alike. The whole text's best hit

@@ -563,6 +563,10 @@ func TestSplitSteps(t *testing.T) {
 		// A separator inside quoted text cuts no step.
 		"Reply 'Thanks, looks good' to Lisa's post in the Design channel": nil,
 		"Rename it to \"Q3, final\", then share it with Ana":              {"Rename it to \"Q3, final\"", "share it with Ana"},
+		// The words of an identifier name a thing, not an action: a list
+		// of them is no step.
+		"Get the full SQL for usp_GetOrders, usp_UpdateStock and usp_CloseInvoice.": nil,
+		"Get the full SQL for usp_GetOrders, then update the stock table":           {"Get the full SQL for usp_GetOrders", "update the stock table"},
 		"": nil,
 	} {
 		if got := splitSteps(in); strings.Join(got, "|") != strings.Join(want, "|") {
