@@ -123,6 +123,12 @@ var floors = map[string]map[string]floor{
 	"leisure": {
 		"blind": {hit1: 0.725, hit3: 0.875, hit5: 0.93},
 	},
+	// finance: first measured at 7552942 and 1f89e3b, before any ranking
+	// change was tuned on it (Hit@1 0.725, Hit@3 0.883, Hit@5 0.933 on
+	// its 120 blind requests), less about two requests each.
+	"finance": {
+		"blind": {hit1: 0.705, hit3: 0.865, hit5: 0.915},
+	},
 }
 
 // TestRetrievalQuality runs each task set of each catalog through
