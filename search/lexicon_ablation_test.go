@@ -32,6 +32,10 @@ func TestLexiconEntries(t *testing.T) {
 		{"commerce", "../tools/internal/catalogs/commerce", []string{"blind"}},
 		{"workplace", "../tools/internal/catalogs/workplace", []string{"blind"}},
 		{"secops", "../tools/internal/catalogs/secops", []string{"blind"}},
+		{"content", "../tools/internal/catalogs/content", []string{"blind"}},
+		{"data", "../tools/internal/catalogs/data", []string{"blind"}},
+		{"leisure", "../tools/internal/catalogs/leisure", []string{"blind"}},
+		{"finance", "../tools/internal/catalogs/finance", []string{"blind"}},
 	}
 	type request struct {
 		set, text string

@@ -442,20 +442,6 @@ func TestSynonymsMatchDiscounted(t *testing.T) {
 		{Name: "get_weather", Description: "Get the weather forecast for a city."},
 	}
 	wantFirst(t, NewIndex(pages), pages, "grab the page", 1)
-	// A library is a package.
-	packages := []Document{
-		{Name: "list_libraries", Description: "List the libraries of a project's documentation site."},
-		{Name: "npm_alternatives", Description: "Find alternative packages to an npm package."},
-		{Name: "get_weather", Description: "Get the weather forecast for a city."},
-	}
-	wantFirst(t, NewIndex(packages), packages, "npm libraries like moment", 1)
-	// To mute alerts is to silence them.
-	alerts := []Document{
-		{Name: "manage_routing", Description: "Manage the notification routing of alerts: which alerts go to which contact, and when."},
-		{Name: "manage_silences", Description: "Create, list or expire silences."},
-		{Name: "get_weather", Description: "Get the weather forecast for a city."},
-	}
-	wantFirst(t, NewIndex(alerts), alerts, "mute the disk alerts until tonight", 1)
 	// To forget is to delete.
 	graph := []Document{
 		{Name: "open_nodes", Description: "Open nodes of the knowledge graph by name."},
@@ -637,7 +623,6 @@ func TestIdioms(t *testing.T) {
 		"Start a brand-new blank deck":               "create new start blank deck",
 		"Is there a date picker? Anything for maps?": "search date picker anything for maps",
 		"Dig into it, take off the label":            "research it take off the label",
-		"Spin up an nginx pod":                       "start create run an nginx pod",
 		"a up look":                                  "a up look",
 		"":                                           "",
 	} {
