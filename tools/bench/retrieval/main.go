@@ -75,6 +75,9 @@ type measurement struct {
 	catalog, set  string
 	tasks         int
 	gateway, bm25 retrieval.Metrics
+	// lead1 and lead3 are the gateway's paired margins over plain BM25 at
+	// Hit@1 and Hit@3.
+	lead1, lead3 retrieval.Margin
 }
 
 func run(o options) error {
@@ -266,21 +269,28 @@ func measureSet(session *mcp.ClientSession, base *livemcpbench.Baseline, tasks [
 		}
 		fmt.Println()
 	}
-	return measurement{tasks: len(tasks), gateway: mo, bm25: mb}, nil
+	return measurement{tasks: len(tasks), gateway: mo, bm25: mb,
+		lead1: retrieval.CompareHits(tasks, ours, plain, 1), lead3: retrieval.CompareHits(tasks, ours, plain, 3)}, nil
 }
 
 // printSummary prints Hit@1/3/5 of every catalog and task set, the
-// gateway's beside plain BM25's.
+// gateway's beside plain BM25's, and the gateway's lead at Hit@1 and
+// Hit@3 with its paired standard error and the requests won and lost.
 func printSummary(results []measurement) {
 	if len(results) == 0 {
 		return
 	}
-	fmt.Println("== summary: Hit@1 / Hit@3 / Hit@5, plain BM25 and the gateway's discover_tools")
-	fmt.Printf("%-14s %-10s %5s   %-20s %-20s %s\n", "catalog", "task set", "tasks", "plain BM25", "discover_tools", "Hit@1 gain")
+	fmt.Println("== summary: Hit@1 / Hit@3 / Hit@5, plain BM25 and the gateway's discover_tools; the gateway's lead ± paired standard error (requests won, lost)")
+	fmt.Printf("%-14s %-10s %5s   %-20s %-20s %-26s %s\n", "catalog", "task set", "tasks", "plain BM25", "discover_tools", "Hit@1 lead", "Hit@3 lead")
 	for _, m := range results {
-		fmt.Printf("%-14s %-10s %5d   %.3f %.3f %.3f    %.3f %.3f %.3f    %+.3f\n", m.catalog, m.set, m.tasks,
-			m.bm25.Hit1, m.bm25.Hit3, m.bm25.Hit5, m.gateway.Hit1, m.gateway.Hit3, m.gateway.Hit5, m.gateway.Hit1-m.bm25.Hit1)
+		fmt.Printf("%-14s %-10s %5d   %.3f %.3f %.3f    %.3f %.3f %.3f    %-26s %s\n", m.catalog, m.set, m.tasks,
+			m.bm25.Hit1, m.bm25.Hit3, m.bm25.Hit5, m.gateway.Hit1, m.gateway.Hit3, m.gateway.Hit5, formatMargin(m.lead1), formatMargin(m.lead3))
 	}
+}
+
+// formatMargin writes a margin as "+0.125 ± 0.044 (+22 −7)".
+func formatMargin(m retrieval.Margin) string {
+	return fmt.Sprintf("%+.3f ± %.3f (+%d −%d)", m.Lead, m.StdErr, m.Won, m.Lost)
 }
 
 func countTools(servers []*livemcpbench.Server) int {
