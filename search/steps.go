@@ -129,22 +129,21 @@ func withoutIdentifiers(text string) string {
 }
 
 // isIdentifier reports whether a token joins words with '_' or runs
-// them together in camelCase (a lower-case letter, then an upper-case
-// one): usp_GetOrders, node_cpu_seconds_total, getOrders, and brand names
-// such as iPhone, which name no action either.
+// them together as Words splits camelCase (see camelBoundary):
+// usp_GetOrders, node_cpu_seconds_total, getOrders, and brand names such
+// as iPhone, which name no action either.
 func isIdentifier(token string) bool {
 	if strings.Contains(strings.Trim(token, "_"), "_") {
 		return true
 	}
-	for i := 1; i < len(token); i++ {
-		if isLowerASCII(token[i-1]) && token[i] >= 'A' && token[i] <= 'Z' {
+	runes := []rune(token)
+	for i := 1; i < len(runes); i++ {
+		if camelBoundary(runes, i) {
 			return true
 		}
 	}
 	return false
 }
-
-func isLowerASCII(b byte) bool { return b >= 'a' && b <= 'z' }
 
 // searchSteps ranks the whole text and each step, and merges the rankings
 // by reciprocal rank fusion, each counted alike. The whole text's best hit
