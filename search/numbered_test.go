@@ -7,18 +7,21 @@ import (
 
 func TestNumberedItems(t *testing.T) {
 	for text, want := range map[string][]string{
-		"Show me Hacker News story 38812345":       {"story"},
-		"Pull up comment number 38921455":          {"comment"},
-		"Get the comment with ID 38912345":         {"comment"},
-		"Remove slide 4 from pitch.pptx":           {"slide"},
-		"approve task #3 and task 4":               {"task", "task"},
-		"the top 10 stories on Hacker News":        nil,
-		"the last 5 commits in ~/code/webapp":      nil,
-		"page 2 of the results":                    nil,
-		"flights on 12 May":                        nil,
-		"Look up Met Museum object 436535, please": {"object"},
-		"no numbers here":                          nil,
-		"":                                         nil,
+		"Show me Hacker News story 38812345":             {"story"},
+		"Pull up comment number 38921455":                {"comment"},
+		"Get the comment with ID 38912345":               {"comment"},
+		"Remove slide 4 from pitch.pptx":                 {"slide"},
+		"approve task #3 and task 4":                     {"task", "task"},
+		"the top 10 stories on Hacker News":              nil,
+		"the last 5 commits in ~/code/webapp":            nil,
+		"page 2 of the results":                          nil,
+		"flights on 12 May":                              nil,
+		"Look up Met Museum object 436535, please":       {"object"},
+		"no numbers here":                                nil,
+		"Open my note titled 'Meeting notes 2024-05-02'": nil,
+		"the minutes 02-05-2024 of board meeting 7":      {"meeting"},
+		"Remove slide 4-5 from pitch.pptx":               {"slide"},
+		"":                                               nil,
 	} {
 		if got := numberedItems(text); !slices.Equal(got, want) {
 			t.Errorf("numberedItems(%q) = %q, want %q", text, got, want)

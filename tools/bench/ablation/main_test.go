@@ -47,12 +47,12 @@ func TestCompare(t *testing.T) {
 
 // TestUnreadBatches checks the batches read as never read.
 func TestUnreadBatches(t *testing.T) {
-	for id, want := range map[string]bool{"calib-17-3": true, "calib-19-1": false, "calib-43-120": true, "calib-78-1": true, "calib-1-1": false, "blind-3": false} {
+	for id, want := range map[string]bool{"calib-17-3": true, "calib-19-1": false, "calib-43-120": true, "calib-78-1": true, "calib-34-28": false, "calib-1-1": false, "blind-3": false} {
 		if got := unreadCalibBatches[calibBatch(id)]; got != want {
 			t.Errorf("%s unread: %v, want %v", id, got, want)
 		}
 	}
-	if n := len(unreadCalibBatches); n != 42 {
-		t.Errorf("%d unread batches, want 42", n)
+	if n := len(unreadCalibBatches); n != 38 {
+		t.Errorf("%d unread batches, want 38", n)
 	}
 }
