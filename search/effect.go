@@ -59,14 +59,14 @@ const (
 var doingWords = wordSet(`create add insert put write make generate
 	build new append populate upload save install start launch run open
 	enable protect lock stage approve begin submit publish subscribe
-	register link attach assign connect follow pin star bind mount`)
+	register link attach assign connect follow pin star bind mount activate`)
 
 // undoingWords remove, clear or stop something: the opposites of
 // doingWords. A doing word after "un" undoes too (see verbEffect), so
 // "unlock" and "unpublish" need no entry here.
 var undoingWords = wordSet(`delete remove clear drop destroy discard forget
 	erase kill stop end close terminate disable reset cancel reject revoke
-	withdraw deregister detach disconnect`)
+	withdraw deregister detach disconnect deactivate`)
 
 // toolEffect is the effect of a tool by the first verb of its name (its
 // Words) that reads, does or undoes: none for get_placeholder, undo for
@@ -86,7 +86,8 @@ func toolEffect(nameWords []string) effect {
 // verbEffect is whether verb w does or undoes something (doingWords,
 // undoingWords). "un" before a verb that does undoes what it does
 // ("unlink", "unpin", "unassign", "unpublish"), as English makes the
-// opposites of such verbs.
+// opposites of such verbs; "re" before one does it again ("reopen",
+// "reactivate", "reinstall").
 func verbEffect(w string) effect {
 	switch {
 	case doingWords[w]:
@@ -95,6 +96,8 @@ func verbEffect(w string) effect {
 		return effectUndo
 	case strings.HasPrefix(w, "un") && doingWords[unprefixed(w)]:
 		return effectUndo
+	case strings.HasPrefix(w, "re") && doingWords[unprefixed(w)]:
+		return effectDo
 	}
 	return effectNone
 }

@@ -23,9 +23,14 @@ func TestRequestEffect(t *testing.T) {
 		"Link Sarah and Acme Corp in my knowledge graph":    effectDo,
 		"unpin the welcome message":                         effectUndo,
 		"Unread messages in #general?":                      effectNone,
-		"under which folder is report.docx":                 effectNone,
-		"":                                                  effectNone,
-		"please":                                            effectNone,
+		// "re" before a doing verb does it again.
+		"Reactivate our Denver warehouse location": effectDo,
+		"reopen the ticket":                        effectDo,
+		"Deactivate the Denver warehouse location": effectUndo,
+		"Report the outage":                        effectNone,
+		"under which folder is report.docx":        effectNone,
+		"":                                         effectNone,
+		"please":                                   effectNone,
 	} {
 		if got := requestEffect(text); got != want {
 			t.Errorf("requestEffect(%q) = %d, want %d", text, got, want)
@@ -115,4 +120,17 @@ func TestSearchReadsUnBeforeADoingVerbAsUndoing(t *testing.T) {
 	ix := NewIndex(docs)
 	wantFirst(t, ix, docs, "Unlink asset a1b2c3 from its related asset d4e5f6", 1)
 	wantFirst(t, ix, docs, "Link asset a1b2c3 to its related asset d4e5f6", 0)
+}
+
+// A request to do again ("reactivate") ranks the tool that undoes below
+// the one that does, as the verb alone would.
+func TestSearchReadsReBeforeADoingVerbAsDoing(t *testing.T) {
+	docs := []Document{
+		{Name: "delete_inventory_location", Description: "Delete an inventory location."},
+		{Name: "enable_inventory_location", Description: "Enable an inventory location."},
+		{Name: "get_weather", Description: "Get the weather forecast for a city."},
+	}
+	ix := NewIndex(docs)
+	wantFirst(t, ix, docs, "Reactivate the Denver inventory location", 1)
+	wantFirst(t, ix, docs, "Deactivate the Denver inventory location", 0)
 }
