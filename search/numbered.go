@@ -5,20 +5,19 @@ import (
 	"strings"
 )
 
-// Numbered items. A request that names one thing by its number or id
-// ("Hacker News story 38812345", "comment number 4", "Met object
-// 436535", "slide 4", "folder 7a1b3c", see isItemNumber) asks for a tool
-// about that one thing: getStory, not getStories, though stemming makes
-// their names the same words. A tool whose name holds the word only in
-// another form (a plural: "stories", "objects", "slides") keeps
-// 1-numberedPenalty of its score, when another tool's name holds it as
-// written (see otherForms); one whose name holds the word as written, or
-// none of it, ranks as before. So does a tool that makes a new one
-// (add_slide, create_slide_from_template; not add_issue_comment, which
-// makes a comment: see madeThing): "add a blue rectangle to slide 2" is
-// about a slide that is there, unless the request also speaks of the
-// word without a number ("add a slide after slide 3"). A date
-// ("meeting notes 2024-05-02") names no item.
+// Numbered items. A request that names one thing by its number ("Hacker
+// News story 38812345", "comment number 4", "Met object 436535", "slide
+// 4") asks for a tool about that one thing: getStory, not getStories,
+// though stemming makes their names the same words. A tool whose name
+// holds the word only in another form (a plural: "stories", "objects",
+// "slides") keeps 1-numberedPenalty of its score; one whose name holds
+// the word as written, or none of it, ranks as before. So does a tool
+// that makes a new one (add_slide, create_slide_from_template; not
+// add_issue_comment, which makes a comment: see madeThing): "add a blue
+// rectangle to slide 2" is about a slide that is there, unless the
+// request also speaks of the word without a number ("add a slide after
+// slide 3"). A number that begins a date ("meeting notes 2024-05-02")
+// names no item.
 //
 // Measured with go run ./bench/retrieval on LiveMCPBench's tools: every
 // request it moved gained its first place (calib Hit@1 0.775 to 0.778,
@@ -28,49 +27,9 @@ import (
 // down.
 const numberedPenalty = 0.4
 
-// numberedRE finds a word followed by a token that may be its number or
-// id (see isItemNumber), with "#", "no.", "number", "ID" or "with ID"
-// between or not.
-var numberedRE = regexp.MustCompile(`\b([a-z]+)\s+(?:(?:with\s+)?(?:the\s+)?(?:id|number|no\.?)\s*:?\s*)?#?(\d[a-z0-9_-]*|[a-z][a-z0-9_-]*\d[a-z0-9_-]*)`)
-
-// isItemNumber reports whether a token (lower case) names one item: a
-// number ("4", "38812345"), or an id that mixes letters and digits as
-// numbers and words do not: at least two digits, and either letters
-// and digits alternating more than once ("7a1b3c", "f6g7", "re77ab")
-// or a prefix joined to digits ("ord-8812", "proj-123"). A word with a
-// number in it ("mp3", "sha256", "gpt-4o") or a quantity ("1080p",
-// "20kg") is neither.
-func isItemNumber(tok string) bool {
-	tok = strings.TrimRight(tok, "-_")
-	if calendarDate.MatchString(tok) {
-		return false // a date, not a number: "meeting notes 2024-05-02"
-	}
-	digits, runs, joined := 0, 0, false
-	for i := 0; i < len(tok); i++ {
-		c := tok[i]
-		switch {
-		case c >= '0' && c <= '9':
-			digits++
-		case c == '-' || c == '_':
-			joined = true
-			continue
-		}
-		if i == 0 || isDigitByte(c) != isDigitByte(tok[i-1]) || tok[i-1] == '-' || tok[i-1] == '_' {
-			runs++
-		}
-	}
-	if digits == len(tok) {
-		return digits > 0
-	}
-	return digits >= 2 && (runs >= 3 || joined && runs >= 2)
-}
-
-func isDigitByte(c byte) bool { return c >= '0' && c <= '9' }
-
-// calendarDate matches a token that is or begins with a date written
-// with dashes, year first or last ("2024-05-02", "02-05-2024",
-// "2024-05-02t10").
-var calendarDate = regexp.MustCompile(`^(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}-\d{1,2}-\d{4})(?:t|$)`)
+// numberedRE finds a word followed by a number, with "#", "no.",
+// "number", "ID" or "with ID" between or not.
+var numberedRE = regexp.MustCompile(`\b([a-z]+)\s+(?:(?:with\s+)?(?:the\s+)?(?:id|number|no\.?)\s*:?\s*)?#?\d+\b`)
 
 // countingWords come before a number that counts rather than names: "the
 // top 10 stories", "the last 5 commits", "page 2 of the results".
@@ -84,13 +43,21 @@ func numberedItems(text string) []string {
 		return nil
 	}
 	var items []string
-	for _, m := range numberedRE.FindAllStringSubmatch(strings.ToLower(text), -1) {
-		if w := m[1]; isItemNumber(m[2]) && !countingWords[w] && !isStopWord(w) {
-			items = append(items, w)
+	lower := strings.ToLower(text)
+	for _, m := range numberedRE.FindAllStringSubmatchIndex(lower, -1) {
+		w := lower[m[2]:m[3]]
+		if countingWords[w] || isStopWord(w) || restOfDate.MatchString(lower[m[1]:]) {
+			continue
 		}
+		items = append(items, w)
 	}
 	return items
 }
+
+// restOfDate matches what follows the first number of a date written with
+// dashes ("2024-05-02", "02-05-2024"): such a number dates a thing
+// ("meeting notes 2024-05-02") and names none.
+var restOfDate = regexp.MustCompile(`^-\d{1,2}-\d{2,4}\b`)
 
 type numbered struct{}
 
@@ -137,24 +104,12 @@ func (s *numberedDocs) otherForms(text string, items []string) map[int32]string 
 		// Whether the request also speaks of a new one ("add a slide
 		// after slide 3").
 		unnumbered := countOf(words, w) > countOf(items, w)
-		// Only beside a tool named for the word as written (getStory) is
-		// a name with another form (getStories) about another thing.
-		// Where every tool names the kind in the plural (sites_get,
-		// pods_log), that is their name for one as well as for many.
-		asWritten := false
-		for _, p := range ix.postings[id] {
-			if p.tf < 0 && hasWord(ix.docNameWords[p.doc], w) {
-				asWritten = true
-				break
-			}
-		}
 		for _, p := range ix.postings[id] {
 			if _, done := out[p.doc]; p.tf >= 0 || done {
 				continue
 			}
 			name := ix.docNameWords[p.doc]
-			other := !hasWord(name, w) && asWritten
-			if other || (!unnumbered && s.makes[p.doc] && ix.stems.stem(madeThing(name)) == ix.stems.stem(w)) {
+			if !hasWord(name, w) || (!unnumbered && s.makes[p.doc] && ix.stems.stem(madeThing(name)) == ix.stems.stem(w)) {
 				out[p.doc] = w
 			}
 		}
@@ -167,9 +122,7 @@ type numberedQuery struct {
 	other map[int32]string
 }
 
-func (q *numberedQuery) read() string {
-	return "the request names by number or id " + quoteAll(q.items)
-}
+func (q *numberedQuery) read() string { return "the request names by number " + quoteAll(q.items) }
 
 func (q *numberedQuery) apply(docs []int32, scores []float64) {
 	for i, d := range docs {
@@ -184,7 +137,7 @@ func (q *numberedQuery) effect(d int32) (float64, float64) {
 }
 
 func (q *numberedQuery) reason(d int32) string {
-	return "its name holds " + q.other[d] + " only in another form, or it makes a new one: the request names one by its number or id"
+	return "its name holds " + q.other[d] + " only in another form, or it makes a new one: the request names one by its number"
 }
 
 func countOf(words []string, w string) int {
