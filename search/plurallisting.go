@@ -235,17 +235,34 @@ func beforePlace(text string) string {
 	return text
 }
 
-// isPlural says whether a word is a regular -s plural: one whose stem is
+// isPlural says whether a word is a regular plural: one whose stem is
 // the stem of the word without its -s ("labels", "repos"; not "news",
-// "status" or "analysis").
+// "status" or "analysis"), or without the -es after a hissing sound
+// ("businesses", "boxes", "matches", "wishes").
 func isPlural(w string) bool {
 	if len(w) < 4 || w[len(w)-1] != 's' || isStopWord(w) {
 		return false
+	}
+	if base, ok := strings.CutSuffix(w, "es"); ok && len(base) >= 3 && hissingEnd(base) && stemWord(w) == stemWord(base) {
+		return true
 	}
 	if strings.HasSuffix(w, "ss") || strings.HasSuffix(w, "us") || strings.HasSuffix(w, "is") {
 		return false
 	}
 	return stemWord(w) == stemWord(w[:len(w)-1])
+}
+
+// hissingEnd says whether a word ends in a sound English adds -es after
+// to make a plural: s, x, z, ch or sh.
+func hissingEnd(w string) bool {
+	switch w[len(w)-1] {
+	case 's', 'x', 'z':
+		return true
+	case 'h':
+		c := w[len(w)-2]
+		return c == 'c' || c == 's'
+	}
+	return false
 }
 
 func isSpaceByte(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
