@@ -36,6 +36,7 @@ func TestLexiconEntries(t *testing.T) {
 		{"data", "../tools/internal/catalogs/data", []string{"blind"}},
 		{"leisure", "../tools/internal/catalogs/leisure", []string{"blind"}},
 		{"finance", "../tools/internal/catalogs/finance", []string{"blind"}},
+		{"social", "../tools/internal/catalogs/social", []string{"blind"}},
 	}
 	type request struct {
 		set, text string

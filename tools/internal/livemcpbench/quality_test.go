@@ -129,6 +129,13 @@ var floors = map[string]map[string]floor{
 	"finance": {
 		"blind": {hit1: 0.705, hit3: 0.865, hit5: 0.915},
 	},
+	// social: first measured at 28c2fd2 and at 4108481, the ranking before
+	// and after the changes of the night of 2026-11-27, before any change
+	// was tuned on it (Hit@1 0.675, Hit@3 0.825, Hit@5 0.867 on its 120
+	// blind requests), less about two requests each.
+	"social": {
+		"blind": {hit1: 0.655, hit3: 0.805, hit5: 0.85},
+	},
 }
 
 // TestRetrievalQuality runs each task set of each catalog through
