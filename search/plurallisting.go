@@ -255,12 +255,14 @@ func isPlural(w string) bool {
 // hissingEnd says whether a word ends in a sound English adds -es after
 // to make a plural: s, x, z, ch or sh.
 func hissingEnd(w string) bool {
+	if w == "" {
+		return false
+	}
 	switch w[len(w)-1] {
 	case 's', 'x', 'z':
 		return true
 	case 'h':
-		c := w[len(w)-2]
-		return c == 'c' || c == 's'
+		return len(w) > 1 && (w[len(w)-2] == 'c' || w[len(w)-2] == 's')
 	}
 	return false
 }

@@ -12,16 +12,16 @@ func TestPluralsOf(t *testing.T) {
 		"all acknowledged alert groups":                    {"group"},
 		// Not plurals: a word that ends in s but whose stem is its own,
 		// -ss, -us and -is words, and spans of time.
-		"today's news":                nil,
-		"the status of the build":     nil,
-		"run an analysis of the logs": {"log"},
-		"commits of the past 30 days": {"commit"},
+		"today's news":                    nil,
+		"the status of the build":         nil,
+		"run an analysis of the logs":     {"log"},
+		"commits of the past 30 days":     {"commit"},
+		"what happened in the last weeks": nil,
+		"npm libraries like moment":       nil,
+		"songs similar to this one":       nil,
 		// Plurals in -es after s, x, z, ch or sh.
 		"List the businesses linked to customer 4521": {"busi"},
 		"mailing addresses, boxes and matches":        {"address", "box", "match"},
-		"what happened in the last weeks":             nil,
-		"npm libraries like moment":                   nil,
-		"songs similar to this one":                   nil,
 		// What follows a place preposition says where, not what is asked
 		// about; "of" is no place here, nor a preposition run into a
 		// camelCase name.
