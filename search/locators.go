@@ -147,7 +147,7 @@ func describeLocator(tok string) (locator, bool) {
 		return locator{"path", name, dir}, true
 	case hasExt && known && base != "" && !isLibraryName(base, ext):
 		return locator{kinds: "file " + kind + " " + ext, payload: base}, true
-	case hasExt && !strings.ContainsAny(tok, "/\\") && topLevelDomains[strings.ToLower(ext)] && isHostName(tok):
+	case hasExt && !strings.ContainsAny(tok, "/\\") && isBareHost(tok):
 		return locator{kinds: "url", payload: strings.Join(siteWords(strings.ToLower(tok)), " ")}, true
 	}
 	return locator{}, false
@@ -158,6 +158,14 @@ func describeLocator(tok string) (locator, bool) {
 // file names rarely are.
 func isLibraryName(base, ext string) bool {
 	return strings.EqualFold(ext, "js") && base[0] >= 'A' && base[0] <= 'Z'
+}
+
+// isBareHost reports whether tok is a host name written without a scheme
+// ("amazon.com", "bbc.co.uk"): a host name (see isHostName) that ends in
+// a common top-level domain.
+func isBareHost(tok string) bool {
+	_, tld, ok := cutExtension(tok)
+	return ok && topLevelDomains[strings.ToLower(tld)] && isHostName(tok)
 }
 
 // isHostName reports whether tok looks like a host name: dot-separated
@@ -180,14 +188,16 @@ var topLevelDomains = map[string]bool{
 	"co": true, "uk": true, "de": true, "fr": true, "jp": true, "cn": true, "in": true, "eu": true, "us": true,
 }
 
-// splitURL splits a token that is a URL with a scheme ("https://...") or
-// one that starts with "www." into its scheme (lower case, "" for none),
-// host and the rest (path, query and fragment).
+// splitURL splits a token that is a URL with a scheme ("https://..."),
+// one that starts with "www." or one that starts with a bare host name
+// and a path ("linkedin.com/jobs/view/3845", see isBareHost) into its
+// scheme (lower case, "" for none), host and the rest (path, query and
+// fragment).
 func splitURL(tok string) (scheme, host, rest string, ok bool) {
 	after := tok
 	if i := strings.Index(tok, "://"); i > 0 && isScheme(tok[:i]) {
 		scheme, after = strings.ToLower(tok[:i]), tok[i+3:]
-	} else if !strings.HasPrefix(strings.ToLower(tok), "www.") {
+	} else if first, _, path := strings.Cut(tok, "/"); !strings.HasPrefix(strings.ToLower(tok), "www.") && !(path && isBareHost(first)) {
 		return "", "", "", false
 	}
 	host = after
