@@ -626,7 +626,7 @@ func TestIdioms(t *testing.T) {
 		"Tell me more about the 'hero' template":     "details info the hero template",
 		"Start a brand-new blank deck":               "create new start blank deck",
 		"Is there a date picker? Anything for maps?": "search date picker anything for maps",
-		"Dig into it, take off the label":            "research it remove the label",
+		"Dig into it, take off the label":            "research it take off the label",
 		"a up look":                                  "a up look",
 		"":                                           "",
 	} {
