@@ -37,6 +37,7 @@ func TestLexiconEntries(t *testing.T) {
 		{"leisure", "../tools/internal/catalogs/leisure", []string{"blind"}},
 		{"finance", "../tools/internal/catalogs/finance", []string{"blind"}},
 		{"social", "../tools/internal/catalogs/social", []string{"blind"}},
+		{"learning", "../tools/internal/catalogs/learning", []string{"blind"}},
 	}
 	type request struct {
 		set, text string
