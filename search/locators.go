@@ -20,8 +20,10 @@ import (
 //     says "directory": among the payload, at its weight, since a
 //     repository or a project is as often meant ("the commits in
 //     ~/code/api");
-//   - a URL is a web address on some site: "https://www.youtube.com/watch?v=x"
-//     gives "url" and "youtube watch v x";
+//   - a URL is a web address on some site, written with a scheme, with
+//     "www." or with neither ("linkedin.com/jobs/view/3845", see
+//     splitURL): "https://www.youtube.com/watch?v=x" gives "url" and
+//     "youtube watch v x";
 //   - an element's id as a CSS selector ("#login-btn") is a "selector", as
 //     browser tools call the parameter that takes one;
 //   - two files or more are also "multiple": a request that names them
