@@ -50,15 +50,7 @@ func CompareHits(tasks []Query, a, b [][]string, k int) Margin {
 }
 
 // hitAt is 1 when a gold tool of task is among the first k distinct names
-// of ranking, else 0.
+// of ranking, else 0, as Evaluate counts a hit.
 func hitAt(task Query, ranking []string, k int) float64 {
-	ranked := dedupe(ranking)
-	for _, name := range ranked[:min(k, len(ranked))] {
-		for _, g := range task.Tools {
-			if name == g {
-				return 1
-			}
-		}
-	}
-	return 0
+	return hit(foundIn(goldSet(task), dedupe(ranking), k))
 }

@@ -50,24 +50,13 @@ type Metrics struct {
 func Evaluate(tasks []Query, rankings [][]string) Metrics {
 	var m Metrics
 	for i, task := range tasks {
-		gold := make(map[string]bool)
-		for _, g := range task.Tools {
-			gold[g] = true
-		}
+		gold := goldSet(task)
 		if len(gold) == 0 {
 			continue
 		}
 		m.Tasks++
 		ranked := dedupe(rankings[i])
-		found := func(k int) int {
-			n := 0
-			for _, name := range ranked[:min(k, len(ranked))] {
-				if gold[name] {
-					n++
-				}
-			}
-			return n
-		}
+		found := func(k int) int { return foundIn(gold, ranked, k) }
 		g := float64(len(gold))
 		m.Recall1 += float64(found(1)) / g
 		m.Recall3 += float64(found(3)) / g
@@ -100,6 +89,27 @@ func Evaluate(tasks []Query, rankings [][]string) Metrics {
 		}
 	}
 	return m
+}
+
+// goldSet is the set of a task's gold tools.
+func goldSet(task Query) map[string]bool {
+	gold := make(map[string]bool, len(task.Tools))
+	for _, g := range task.Tools {
+		gold[g] = true
+	}
+	return gold
+}
+
+// foundIn counts the gold tools among the first k names of ranked (a
+// ranking without repeats, see dedupe).
+func foundIn(gold map[string]bool, ranked []string, k int) int {
+	n := 0
+	for _, name := range ranked[:min(k, len(ranked))] {
+		if gold[name] {
+			n++
+		}
+	}
+	return n
 }
 
 func hit(n int) float64 {
