@@ -199,7 +199,7 @@ func splitURL(tok string) (scheme, host, rest string, ok bool) {
 	after := tok
 	if i := strings.Index(tok, "://"); i > 0 && isScheme(tok[:i]) {
 		scheme, after = strings.ToLower(tok[:i]), tok[i+3:]
-	} else if first, _, path := strings.Cut(tok, "/"); !strings.HasPrefix(strings.ToLower(tok), "www.") && !(path && isBareHost(first)) {
+	} else if site, _, hasPath := strings.Cut(tok, "/"); !strings.HasPrefix(strings.ToLower(tok), "www.") && !(hasPath && isBareHost(site)) {
 		return "", "", "", false
 	}
 	host = after
