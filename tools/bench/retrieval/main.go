@@ -62,7 +62,7 @@ func main() {
 	flag.StringVar(&o.tools, "tools", "", "a tools.json in LiveMCPBench's format to measure instead of the repository's catalogs (its task sets are the tasks-*.json beside it, or -tasks)")
 	flag.StringVar(&o.catalogs, "catalog", "", "the catalogs to measure, comma-separated (default: every catalog that is not sealed)")
 	flag.BoolVar(&o.sealed, "sealed", false, "measure sealed catalogs too (they are never tuned on: measure them only at the start and the end of a change)")
-	flag.BoolVar(&o.verbose, "v", false, "list the tasks whose first result is not a gold tool")
+	flag.BoolVar(&o.verbose, "v", false, "list the tasks whose first result is not a gold tool, and say where plain BM25 ranks one first (never for a sealed catalog)")
 	flag.StringVar(&o.explain, "explain", "", "a request to explain on one catalog (-catalog, or LiveMCPBench's) instead of measuring: why each tool ranks where it does")
 	flag.Parse()
 	if err := run(o); err != nil {
@@ -134,6 +134,7 @@ type catalogRun struct {
 	toolsPath string
 	sets      []taskSet
 	note      string // if set, why the catalog is not measured
+	sealed    bool   // measured, but its misses are never listed
 }
 
 type taskSet struct{ name, path string }
@@ -173,7 +174,7 @@ func planRuns(toolsDir string, o options) ([]catalogRun, error) {
 	}
 	var plan []catalogRun
 	for _, c := range all {
-		r := catalogRun{name: c.Name, toolsPath: c.ToolsPath()}
+		r := catalogRun{name: c.Name, toolsPath: c.ToolsPath(), sealed: c.Sealed}
 		switch {
 		case !slices.Contains(chosen, c):
 			if !c.Sealed || names != "" {
@@ -223,7 +224,10 @@ func measureCatalog(bins binaries, p catalogRun, servers []*livemcpbench.Server,
 			return nil, fmt.Errorf("task set %s: %v", set.name, err)
 		}
 		fmt.Printf("-- %s: %d tasks (%s)\n", set.name, len(tasks), set.path)
-		m, err := measureSet(session, base, tasks, verbose)
+		if verbose && p.sealed {
+			fmt.Printf("sealed: its misses are not listed\n")
+		}
+		m, err := measureSet(session, base, tasks, verbose && !p.sealed)
 		if err != nil {
 			return nil, fmt.Errorf("task set %s: %v", set.name, err)
 		}
@@ -266,6 +270,9 @@ func measureSet(session *mcp.ClientSession, base *livemcpbench.Baseline, tasks [
 				continue
 			}
 			fmt.Printf("- %q\n  gold %v\n  got  %v\n", task.Query, task.Tools, ours[i][:min(5, len(ours[i]))])
+			if len(plain[i]) > 0 && slices.Contains(task.Tools, plain[i][0]) {
+				fmt.Printf("  plain BM25 ranks a gold tool first\n")
+			}
 		}
 		fmt.Println()
 	}

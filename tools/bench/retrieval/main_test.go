@@ -19,7 +19,8 @@ func TestRetrievalBenchmarkRuns(t *testing.T) {
 
 // TestPlanRuns checks which catalogs and task sets a run measures: every
 // task set of every catalog by default, catalogs without task sets listed,
-// sealed ones only with -sealed.
+// sealed ones only with -sealed, and marked so that their misses are
+// never listed.
 func TestPlanRuns(t *testing.T) {
 	dir := t.TempDir()
 	for path, text := range map[string]string{
@@ -43,6 +44,10 @@ func TestPlanRuns(t *testing.T) {
 		var parts []string
 		for _, r := range plan {
 			s := r.name + ":"
+			if r.sealed {
+				// measureCatalog never lists a sealed catalog's misses.
+				s = r.name + "[sealed]:"
+			}
 			for _, set := range r.sets {
 				s += set.name + ","
 			}
@@ -57,10 +62,10 @@ func TestPlanRuns(t *testing.T) {
 		o    options
 		want string
 	}{
-		{options{}, "livemcpbench:dev,short, kept:(sealed: measured only with -sealed) plain:"},
-		{options{sealed: true}, "livemcpbench:dev,short, kept:short, plain:"},
-		{options{tasks: "short"}, "livemcpbench:short, kept:(sealed: measured only with -sealed)"},
-		{options{tasks: "short", sealed: true}, "livemcpbench:short, kept:short,"},
+		{options{}, "livemcpbench:dev,short, kept[sealed]:(sealed: measured only with -sealed) plain:"},
+		{options{sealed: true}, "livemcpbench:dev,short, kept[sealed]:short, plain:"},
+		{options{tasks: "short"}, "livemcpbench:short, kept[sealed]:(sealed: measured only with -sealed)"},
+		{options{tasks: "short", sealed: true, verbose: true}, "livemcpbench:short, kept[sealed]:short,"},
 		{options{catalogs: "plain"}, "plain:"},
 		{options{tasks: "mine.json"}, "livemcpbench:mine.json,"},
 	} {
