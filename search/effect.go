@@ -66,7 +66,7 @@ var doingWords = wordSet(`create add insert put write make generate
 // "unlock" and "unpublish" need no entry here.
 var undoingWords = wordSet(`delete remove clear drop destroy discard forget
 	erase kill stop end close terminate disable reset cancel reject revoke
-	withdraw deregister detach disconnect deactivate`)
+	withdraw deregister detach disconnect deactivate unset`)
 
 // toolEffect is the effect of a tool by the first verb of its name (its
 // Words) that reads, does or undoes: none for get_placeholder, undo for

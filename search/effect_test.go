@@ -134,3 +134,16 @@ func TestSearchReadsReBeforeADoingVerbAsDoing(t *testing.T) {
 	wantFirst(t, ix, docs, "Reactivate the Denver inventory location", 1)
 	wantFirst(t, ix, docs, "Deactivate the Denver inventory location", 0)
 }
+
+// "Unset" removes what "set" put: a request to unset a default ranks the
+// tool that cancels it above the one that sets it.
+func TestSearchReadsUnsetAsUndoing(t *testing.T) {
+	docs := []Document{
+		{Name: "set_rich_menu_default", Description: "Set a rich menu as the default rich menu."},
+		{Name: "cancel_rich_menu_default", Description: "Cancel the default rich menu."},
+		{Name: "get_weather", Description: "Get the weather forecast for a city."},
+	}
+	ix := NewIndex(docs)
+	wantFirst(t, ix, docs, "Unset the default rich menu so followers no longer see it by default", 1)
+	wantFirst(t, ix, docs, "Set rich menu 7 as the default rich menu", 0)
+}
