@@ -38,6 +38,7 @@ func TestLexiconEntries(t *testing.T) {
 		{"finance", "../tools/internal/catalogs/finance", []string{"blind"}},
 		{"social", "../tools/internal/catalogs/social", []string{"blind"}},
 		{"learning", "../tools/internal/catalogs/learning", []string{"blind"}},
+		{"media", "../tools/internal/catalogs/media", []string{"blind"}},
 	}
 	type request struct {
 		set, text string

@@ -142,6 +142,12 @@ var floors = map[string]map[string]floor{
 	"learning": {
 		"blind": {hit1: 0.765, hit3: 0.93, hit5: 0.95},
 	},
+	// media: first measured at 9bcbd78, before any change was tuned on it
+	// (Hit@1 0.767, Hit@3 0.958, Hit@5 0.975 on its 120 blind requests),
+	// less about two requests each.
+	"media": {
+		"blind": {hit1: 0.75, hit3: 0.94, hit5: 0.96},
+	},
 }
 
 // TestRetrievalQuality runs each task set of each catalog through
