@@ -39,6 +39,7 @@ func TestLexiconEntries(t *testing.T) {
 		{"social", "../tools/internal/catalogs/social", []string{"blind"}},
 		{"learning", "../tools/internal/catalogs/learning", []string{"blind"}},
 		{"media", "../tools/internal/catalogs/media", []string{"blind"}},
+		{"chain", "../tools/internal/catalogs/chain", []string{"blind"}},
 	}
 	type request struct {
 		set, text string

@@ -148,6 +148,12 @@ var floors = map[string]map[string]floor{
 	"media": {
 		"blind": {hit1: 0.75, hit3: 0.94, hit5: 0.96},
 	},
+	// chain: first measured at fa31ce9, before any change was tuned on it
+	// (Hit@1 0.700, Hit@3 0.842, Hit@5 0.892 on its 120 blind requests),
+	// less about two requests each.
+	"chain": {
+		"blind": {hit1: 0.68, hit3: 0.825, hit5: 0.875},
+	},
 }
 
 // TestRetrievalQuality runs each task set of each catalog through
