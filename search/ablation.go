@@ -40,6 +40,7 @@ var ablationParts = []ablationPart{
 	{"signal", "asked-for", "the penalty of a tool that takes what the request asks to be told"},
 	{"signal", "counted", "the bonus of a tool that takes how many to return"},
 	{"signal", "several-items", "the bonus of a tool that takes several things, for a request that names several"},
+	{"signal", "negated-action", "the penalty of a tool named for what the request says not to do, or to stop"},
 	{"rerank", "meaning", "the rerank by closeness in meaning"},
 	{"rerank", "steps", "ranking a request's steps and fusing the rankings"},
 	{"match", "prefix", "matching longer words a word begins"},

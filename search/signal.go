@@ -38,6 +38,7 @@ var signals = []signal{
 	askedFor{},
 	counted{},
 	severalItemsSignal{},
+	negatedAction{},
 }
 
 // signalOff says, by place in signals, which are switched off (see
