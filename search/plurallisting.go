@@ -17,7 +17,10 @@ import (
 // So has, for a request that asks to be told (see requestIntent), a tool
 // named for several of those things in the plural (show_groups beside
 // show_group, get_pipelines beside get_pipeline): what it reads is
-// several of them. A tool that searches (search_files, find_issues) is
+// several of them; but only where no listing tool among the candidates
+// lists them, for some catalogs name every tool in the plural
+// (retrieve_video_uploads, which gets one upload, beside
+// list_video_uploads). A tool that searches (search_files, find_issues) is
 // named in the plural for what it finds, not for all of them, and a
 // request that searches ("find papers about diffusion models") asks for
 // the things that match: neither is a listing.
@@ -121,6 +124,10 @@ type pluralListingQuery struct {
 	plurals []plural   // the request's plurals
 	runs    [][2]int32 // the numbers of the listed stems they match, as [from, to) runs
 	asks    bool       // whether the request asks to be told (see requestIntent)
+	// listingFound: a listing tool among the candidates lists what the
+	// request asks about, and tools named for it in the plural do not
+	// stand in for one (set by apply).
+	listingFound bool
 }
 
 func (q *pluralListingQuery) read() string {
@@ -135,6 +142,12 @@ func (q *pluralListingQuery) apply(docs []int32, scores []float64) {
 	if len(q.runs) == 0 {
 		return
 	}
+	for _, d := range docs {
+		if !q.docs.pluralNamed[d] && q.lists(d) {
+			q.listingFound = true
+			break
+		}
+	}
 	for i, d := range docs {
 		add, times := q.effect(d)
 		scores[i] = (scores[i] + add) * times
@@ -142,7 +155,10 @@ func (q *pluralListingQuery) apply(docs []int32, scores []float64) {
 }
 
 func (q *pluralListingQuery) effect(d int32) (float64, float64) {
-	return factor((q.asks || !q.docs.pluralNamed[d]) && q.lists(d), 1+pluralListingBonus)
+	if q.docs.pluralNamed[d] && (!q.asks || q.listingFound) {
+		return 0, 1
+	}
+	return factor(q.lists(d), 1+pluralListingBonus)
 }
 
 // lists says whether document d lists what the request says in the
