@@ -40,6 +40,7 @@ func TestLexiconEntries(t *testing.T) {
 		{"learning", "../tools/internal/catalogs/learning", []string{"blind"}},
 		{"media", "../tools/internal/catalogs/media", []string{"blind"}},
 		{"chain", "../tools/internal/catalogs/chain", []string{"blind"}},
+		{"marketing", "../tools/internal/catalogs/marketing", []string{"blind"}},
 	}
 	type request struct {
 		set, text string

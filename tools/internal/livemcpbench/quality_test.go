@@ -154,6 +154,12 @@ var floors = map[string]map[string]floor{
 	"chain": {
 		"blind": {hit1: 0.68, hit3: 0.825, hit5: 0.875},
 	},
+	// marketing: first measured at eb99a39, before any change was tuned
+	// on it (Hit@1 0.742, Hit@3 0.875, Hit@5 0.925 on its 120 blind
+	// requests), less about two requests each.
+	"marketing": {
+		"blind": {hit1: 0.725, hit3: 0.855, hit5: 0.905},
+	},
 }
 
 // TestRetrievalQuality runs each task set of each catalog through
