@@ -2,10 +2,10 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/caddy-mcp/mcp-gateway/tools/internal/livemcpbench"
@@ -131,7 +131,7 @@ func waitForDomains(session *mcp.ClientSession, want int) error {
 			return err
 		}
 		text := res.Content[0].(*mcp.TextContent).Text
-		if !strings.Contains(text, `"status"`) && strings.Count(text, `"tool_count"`) == want {
+		if allReady(text, want) {
 			return nil
 		}
 		if time.Now().After(deadline) {
@@ -139,4 +139,26 @@ func waitForDomains(session *mcp.ClientSession, want int) error {
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
+}
+
+// allReady reports whether discover_tools' overview (text) lists want
+// domains, each with tools and none with a status (an upstream not ready
+// yet has one). A group may be named "status": the overview is read as
+// JSON, not searched for the word.
+func allReady(text string, want int) bool {
+	var overview struct {
+		Domains []struct {
+			Status    string `json:"status"`
+			ToolCount int    `json:"tool_count"`
+		} `json:"domains"`
+	}
+	if json.Unmarshal([]byte(text), &overview) != nil || len(overview.Domains) != want {
+		return false
+	}
+	for _, d := range overview.Domains {
+		if d.Status != "" || d.ToolCount == 0 {
+			return false
+		}
+	}
+	return true
 }

@@ -117,3 +117,23 @@ func TestExplain(t *testing.T) {
 		}
 	}
 }
+
+// TestAllReady checks the benchmark's wait for a gateway's upstreams: a
+// domain with a status is not ready, and a group named "status" is no
+// status.
+func TestAllReady(t *testing.T) {
+	for _, tc := range []struct {
+		text    string
+		domains int
+		want    bool
+	}{
+		{`{"domains":[{"name":"pdf","tool_count":3,"groups":["status","template"]}],"total_tools":3}`, 1, true},
+		{`{"domains":[{"name":"pdf","tool_count":3},{"name":"b","status":"starting","tool_count":0}]}`, 2, false},
+		{`{"domains":[{"name":"pdf","tool_count":3}]}`, 2, false},
+		{`not json`, 1, false},
+	} {
+		if got := allReady(tc.text, tc.domains); got != tc.want {
+			t.Errorf("allReady(%s, %d) = %v, want %v", tc.text, tc.domains, got, tc.want)
+		}
+	}
+}
