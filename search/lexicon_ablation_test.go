@@ -41,6 +41,7 @@ func TestLexiconEntries(t *testing.T) {
 		{"media", "../tools/internal/catalogs/media", []string{"blind"}},
 		{"chain", "../tools/internal/catalogs/chain", []string{"blind"}},
 		{"marketing", "../tools/internal/catalogs/marketing", []string{"blind"}},
+		{"documents", "../tools/internal/catalogs/documents", []string{"blind"}},
 	}
 	type request struct {
 		set, text string

@@ -44,12 +44,13 @@ func TestCatalogs(t *testing.T) {
 		"media":      {8, 191},
 		"chain":      {8, 195},
 		"marketing":  {7, 239},
+		"documents":  {10, 182},
 	}
 	all, err := All(toolsDir(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := Names(all); !reflect.DeepEqual(got, []string{LiveMCPBench, "business", "chain", "cloud", "commerce", "content", "data", "devtools", "finance", "learning", "leisure", "marketing", "media", "secops", "social", "workplace"}) {
+	if got := Names(all); !reflect.DeepEqual(got, []string{LiveMCPBench, "business", "chain", "cloud", "commerce", "content", "data", "devtools", "documents", "finance", "learning", "leisure", "marketing", "media", "secops", "social", "workplace"}) {
 		t.Errorf("catalogs = %v", got)
 	}
 	for _, c := range all {
@@ -90,7 +91,7 @@ func TestCatalogs(t *testing.T) {
 // TestBuiltCatalogs checks the catalogs built here against their
 // sources.json, licences and writers' kit.
 func TestBuiltCatalogs(t *testing.T) {
-	for _, name := range []string{"devtools", "business", "cloud", "commerce", "workplace", "secops", "content", "data", "leisure", "finance", "social", "learning", "media", "chain", "marketing"} {
+	for _, name := range []string{"devtools", "business", "cloud", "commerce", "workplace", "secops", "content", "data", "leisure", "finance", "social", "learning", "media", "chain", "marketing", "documents"} {
 		t.Run(name, func(t *testing.T) {
 			c, err := Open(filepath.Join(toolsDir(t), "internal", "catalogs", name))
 			if err != nil {

@@ -160,6 +160,12 @@ var floors = map[string]map[string]floor{
 	"marketing": {
 		"blind": {hit1: 0.725, hit3: 0.855, hit5: 0.905},
 	},
+	// documents: first measured at 74607a3, before any change was tuned
+	// on it (Hit@1 0.717, Hit@3 0.850, Hit@5 0.900 on its 120 blind
+	// requests), less about two requests each.
+	"documents": {
+		"blind": {hit1: 0.70, hit3: 0.83, hit5: 0.88},
+	},
 }
 
 // TestRetrievalQuality runs each task set of each catalog through
