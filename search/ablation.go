@@ -56,6 +56,7 @@ var ablationParts = []ablationPart{
 	{"analysis", "brand-terms", "indexing camelCase brand words whole"},
 	{"analysis", "boilerplate", "leaving the words most domain descriptions share out of them"},
 	{"part reader", "locators", "reading paths, URLs and element ids"},
+	{"part reader", "files-handled-whole", "weighing the format of a file a request renames, moves, copies, deletes, uploads or downloads as its name"},
 	{"part reader", "quoted", "reading quoted text"},
 	{"part reader", "searched-for", "reading what a request searches for"},
 	{"part reader", "colon-content", "reading the content after a colon"},

@@ -279,6 +279,58 @@ var fileFormats = map[string]string{
 	"epub": "ebook", "ics": "calendar", "eml": "email", "vcf": "contact",
 }
 
+// Files handled whole. A request that renames, moves, copies, deletes,
+// uploads or downloads a file ("Rename report_final.docx to
+// report_2024.docx", "Remove tmp/upload-77.zip from the build-cache
+// bucket") acts on it as a file, whatever its format: the words of its
+// format (fileFormats) are no request for a tool that works on documents
+// of that format (a Word tool, a zip tool). For such a request they weigh
+// as the file's name does (payloadWeight), and only the words for what a
+// path points at whatever its format (file, path, url) weigh as
+// locatorWeight.
+
+// handlesWhole reports whether a request's verb handles files whole (see
+// wholeFileVerbs).
+func handlesWhole(text string) bool {
+	if isOff("files-handled-whole") {
+		return false
+	}
+	words := Words(text)
+	i := firstRequestWord(words)
+	return i < len(words) && wholeFileVerbs[requestVerb(words, i)]
+}
+
+// wholeFileVerbs act on a file as a whole. Verbs that make or read its
+// content (write, save, open, convert) are not among them: "save the
+// table as sales.xlsx" asks for a spreadsheet tool.
+var wholeFileVerbs = wordSet("rename move copy delete remove upload download")
+
+// splitFormats splits the words for what a request's paths point at into
+// those of file formats (an extension, or a word fileFormats names it by)
+// and the others (file, path, url, a URL's scheme).
+func splitFormats(kinds string) (others, formats string) {
+	var o, f []string
+	for _, k := range strings.Fields(kinds) {
+		if _, ext := fileFormats[k]; ext || formatWords[k] {
+			f = append(f, k)
+		} else {
+			o = append(o, k)
+		}
+	}
+	return strings.Join(o, " "), strings.Join(f, " ")
+}
+
+// formatWords are the words fileFormats names formats by.
+var formatWords = func() map[string]bool {
+	out := make(map[string]bool)
+	for _, words := range fileFormats {
+		for _, w := range strings.Fields(words) {
+			out[w] = true
+		}
+	}
+	return out
+}()
+
 // containingWords come before the place things are in: "the files in
 // ~/code", "what's inside /var/www".
 var containingWords = wordSet("in inside under within")

@@ -68,6 +68,7 @@ const (
 	partSearchedFor
 	partColonContent
 	partLocatorKind
+	partHandledFormat
 	partValueKind
 	partBrandPart
 	partGloss
@@ -84,17 +85,18 @@ var requestParts = [numParts]struct {
 	name   string
 	weight float64
 }{
-	partText:         {MainWords, 1},
-	partCompound:     {"words run together", compoundWeight},
-	partLocatorName:  {"the name in a path or URL", payloadWeight},
-	partQuoted:       {"quoted text", payloadWeight},
-	partSearchedFor:  {"what to search for", payloadWeight},
-	partColonContent: {"the content after a colon", payloadWeight},
-	partLocatorKind:  {"what a path or URL points at", locatorWeight},
-	partValueKind:    {"what a value is", locatorWeight},
-	partBrandPart:    {"a part of a brand word", brandPartWeight},
-	partGloss:        {"the English of its Chinese", glossQueryWeight},
-	partDirectory:    {"a directory in a path", dirWeight},
+	partText:          {MainWords, 1},
+	partCompound:      {"words run together", compoundWeight},
+	partLocatorName:   {"the name in a path or URL", payloadWeight},
+	partQuoted:        {"quoted text", payloadWeight},
+	partSearchedFor:   {"what to search for", payloadWeight},
+	partColonContent:  {"the content after a colon", payloadWeight},
+	partLocatorKind:   {"what a path or URL points at", locatorWeight},
+	partHandledFormat: {"the format of a file handled whole", payloadWeight},
+	partValueKind:     {"what a value is", locatorWeight},
+	partBrandPart:     {"a part of a brand word", brandPartWeight},
+	partGloss:         {"the English of its Chinese", glossQueryWeight},
+	partDirectory:     {"a directory in a path", dirWeight},
 }
 
 const (
@@ -259,6 +261,9 @@ func mapKeys(m map[string]bool) func(func(string) bool) {
 func readLocators(_ *Index, r *reading, text string) string {
 	rest, kinds, payload, dirs := splitLocators(text)
 	r.namesFile = slices.Contains(strings.Fields(kinds), "file")
+	if kinds != "" && handlesWhole(text) {
+		kinds, r.parts[partHandledFormat] = splitFormats(kinds)
+	}
 	r.parts[partLocatorKind], r.parts[partLocatorName], r.parts[partDirectory] = kinds, payload, dirs
 	return rest
 }

@@ -830,3 +830,30 @@ func TestBrandTerms(t *testing.T) {
 		t.Errorf("brandTerms = %q, want %q", got, want)
 	}
 }
+
+// A request that renames, moves, copies, deletes, uploads or downloads a
+// file handles it whole: on LiveMCPBench's catalog, renaming a .docx file
+// finds the filesystem's move_file first, not a tool for Word documents,
+// while reading one still finds the Word tool.
+func TestSearchHandlesAFileWhole(t *testing.T) {
+	docs, names := livemcpbenchDocs(t)
+	ix := NewIndex(docs)
+	for request, want := range map[string]string{
+		"Rename report_final.docx to report_2024.docx": "filesystem.move_file",
+		"Show me the text of report_final.docx":        "word-document-server.get_document_text",
+	} {
+		if hits, _ := ix.Search(Request{Text: request, Limit: 3}); len(hits) == 0 || names[hits[0].Doc] != want {
+			var got []string
+			for _, h := range hits {
+				got = append(got, names[h.Doc])
+			}
+			t.Errorf("%q ranks %v first, want %s", request, got, want)
+		}
+	}
+	if others, formats := splitFormats("file word document docx"); others != "file" || formats != "word document docx" {
+		t.Errorf("splitFormats = %q, %q", others, formats)
+	}
+	if others, _ := splitFormats("url s3"); others != "url s3" {
+		t.Errorf("splitFormats took a URL's scheme for a format: %q", others)
+	}
+}
