@@ -8,7 +8,9 @@ package search
 // resume.docx" is no request to list Word documents. Nor is a request
 // that names one item by its number ("what's on slide 4", see
 // numberedItems) one to list them. For such requests a listing tool keeps
-// 1-listingPenalty of its score.
+// 1-listingPenalty of its score; but for a numbered item, not one that
+// takes the item as a parameter (list_chapters of a bookId, for "the
+// table of contents of book 57"): it lists what is in the item.
 //
 // Measured on LiveMCPBench's tools and the task sets of
 // internal/livemcpbench: 0.2 gained 17 first places (calib 16, fresh 1)
@@ -23,7 +25,10 @@ func (listing) newDocs(n int) signalDocs { return &listingDocs{lists: make([]boo
 
 type listingDocs struct {
 	lists []bool // whether each document lists (see listingTool)
+	ix    *Index
 }
+
+func (s *listingDocs) finish(ix *Index, _ [][numFields][]int32) { s.ix = ix }
 
 func (s *listingDocs) analyze(i int, _ *Document, a *docAnalysis) {
 	s.lists[i] = listingTool(a.nameWordList)
@@ -34,7 +39,7 @@ func (s *listingDocs) query(r *ranking) signalQuery {
 	case r.read.namesFile:
 		return &listingQuery{docs: s, names: "a file"}
 	case len(r.numberedItems()) > 0:
-		return &listingQuery{docs: s, names: "an item by its number"}
+		return &listingQuery{docs: s, names: "an item by its number", items: r.numberedItems()}
 	}
 	return nil
 }
@@ -42,6 +47,10 @@ func (s *listingDocs) query(r *ranking) signalQuery {
 type listingQuery struct {
 	docs  *listingDocs
 	names string // what the request names
+	// items are the items the request names by number: a listing tool
+	// that takes one (list_chapters of a book_id, for "book 57") lists
+	// what is in it, and keeps its score.
+	items []string
 }
 
 func (q *listingQuery) read() string { return "the request names " + q.names }
@@ -54,7 +63,7 @@ func (q *listingQuery) apply(docs []int32, scores []float64) {
 }
 
 func (q *listingQuery) effect(d int32) (float64, float64) {
-	return factor(q.docs.lists[d], 1-listingPenalty)
+	return factor(q.docs.lists[d] && !q.docs.ix.takesItem(d, q.items), 1-listingPenalty)
 }
 
 func (q *listingQuery) reason(int32) string {

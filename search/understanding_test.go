@@ -769,6 +769,24 @@ func TestSearchPutsListingToolsBelowForANumberedItem(t *testing.T) {
 	wantFirst(t, ix, docs, "Show the progress of each task", 0)
 }
 
+// A listing tool that takes the numbered item (list_chapters, of a
+// bookId) lists what is in it: a request for the chapters of book 57
+// does not push it below, as it does list_books. Tools of
+// access-calibre, as published.
+func TestSearchKeepsAListingToolThatTakesTheNumberedItem(t *testing.T) {
+	docs := []Document{
+		{Name: "list_books", Description: "List books in a specific library", ParamNames: "libraryId limit offset"},
+		{Name: "list_chapters", Description: "List all chapters of a specific book in their linear reading order. This provides the 'path' for each chapter which is required to read its content.", ParamNames: "bookId libraryId"},
+		{Name: "get_chapter_content_markdown", Description: "Get the content of a specific chapter converted to Markdown. This is the DEFAULT and RECOMMENDED tool for reading book content.", ParamNames: "bookId length libraryId offset path"},
+		{Name: "search_in_book", Description: "Search for specific literal text or phrases across all chapters of a book.", ParamNames: "bookId libraryId query"},
+		{Name: "get_book_cover", Description: "Get the cover image of a book as a PNG", ParamNames: "bookId libraryId"},
+	}
+	ix := NewIndex(docs)
+	if moved := movedBy(ix, docs, "Show the table of contents for book 57 in my ebook library.", "listing"); !slices.Equal(moved, []string{"list_books"}) {
+		t.Errorf("listing moves %q, want list_books only: list_chapters takes the book", moved)
+	}
+}
+
 func TestFramingVerbs(t *testing.T) {
 	stems := newStemCache()
 	for in, want := range map[string]string{
