@@ -221,6 +221,9 @@ func (ix *Index) parse(text string, required []string) *reading {
 		r.terms = append(r.terms, qt)
 	}
 	for p := partText + 1; p < numParts; p++ {
+		if r.parts[p] == "" {
+			continue
+		}
 		for _, t := range terms(r.parts[p], ix.stems) {
 			if seen[t] || len(r.terms) == maxQueryTerms || isRequestWord(t) {
 				continue
