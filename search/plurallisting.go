@@ -54,8 +54,8 @@ type pluralListingDocs struct {
 	// pluralNamed says a tool's listed stems are its name's plurals: it
 	// lists only for a request that asks.
 	pluralNamed []bool
-	// listedByListing[n] says a listing tool (not one merely named in the plural)
-	// lists the stem numbered n.
+	// listedByListing[n] says a listing tool, not one merely named in
+	// the plural, lists the stem numbered n.
 	listedByListing []bool
 }
 
