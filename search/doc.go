@@ -17,8 +17,9 @@
 //   - scoring (bm25f.go): BM25F over the fields;
 //   - signals (signal.go and one file each: domain.go, namecoverage.go,
 //     listing.go, plurallisting.go, intent.go, effect.go, numbered.go,
-//     placed.go, askedfor.go, counted.go, severalitems.go): named rules,
-//     each with a Doc side, a Query side and a factor it explains;
+//     placed.go, askedfor.go, counted.go, severalitems.go, negated.go):
+//     named rules, each with a Doc side, a Query side and a factor it
+//     explains;
 //   - reranks (meaning.go, steps.go): meaning reorders the near misses,
 //     and a request of several steps merges its steps' rankings;
 //   - explanations (explain.go): Request.Explain says why each hit ranks
