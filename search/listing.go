@@ -71,14 +71,7 @@ func (q *listingQuery) reason(int32) string {
 }
 
 // listingTool reports whether a tool's name (its Words) says it lists:
-// its first word is "list", or it gets all of something
-// (get_all_categories, fetch_all_orders).
+// its first word is "list".
 func listingTool(nameWords []string) bool {
-	if len(nameWords) > 0 && nameWords[0] == "list" {
-		return true
-	}
-	return len(nameWords) > 2 && nameWords[1] == "all" && plainGettingWords[nameWords[0]]
+	return len(nameWords) > 0 && nameWords[0] == "list"
 }
-
-// plainGettingWords get what the rest of a tool's name says, and no more.
-var plainGettingWords = wordSet("get fetch retrieve read show view")

@@ -1,7 +1,6 @@
 package search
 
 import (
-	"slices"
 	"sort"
 	"strings"
 )
@@ -18,10 +17,7 @@ import (
 // So has, for a request that asks to be told (see requestIntent), a tool
 // named for several of those things in the plural (show_groups beside
 // show_group, get_pipelines beside get_pipeline): what it reads is
-// several of them; but only where no listing tool of the catalog lists
-// them, for some catalogs name every tool in the plural
-// (retrieve_video_uploads, which gets one upload, beside
-// list_video_uploads). A tool that searches (search_files, find_issues) is
+// several of them. A tool that searches (search_files, find_issues) is
 // named in the plural for what it finds, not for all of them, and a
 // request that searches ("find papers about diffusion models") asks for
 // the things that match: neither is a listing.
@@ -54,9 +50,6 @@ type pluralListingDocs struct {
 	// pluralNamed says a tool's listed stems are its name's plurals: it
 	// lists only for a request that asks.
 	pluralNamed []bool
-	// listedByListing[n] says a listing tool, not one merely named in
-	// the plural, lists the stem numbered n.
-	listedByListing []bool
 }
 
 func (s *pluralListingDocs) analyze(i int, _ *Document, a *docAnalysis) {
@@ -93,13 +86,9 @@ func (s *pluralListingDocs) finish(*Index, [][numFields][]int32) {
 		number[st] = int32(i)
 	}
 	s.starts = make([]int32, len(s.stems)+1)
-	s.listedByListing = make([]bool, len(s.vocabulary))
 	for d, stems := range s.stems {
 		for _, st := range stems {
 			s.listed = append(s.listed, number[st])
-			if !s.pluralNamed[d] {
-				s.listedByListing[number[st]] = true
-			}
 		}
 		s.starts[d+1] = int32(len(s.listed))
 	}
@@ -122,7 +111,6 @@ func (s *pluralListingDocs) query(r *ranking) signalQuery {
 		}
 		if to > from {
 			q.runs = append(q.runs, [2]int32{int32(from), int32(to)})
-			q.listingFound = q.listingFound || slices.Contains(s.listedByListing[from:to], true)
 		}
 	}
 	return q
@@ -133,10 +121,6 @@ type pluralListingQuery struct {
 	plurals []plural   // the request's plurals
 	runs    [][2]int32 // the numbers of the listed stems they match, as [from, to) runs
 	asks    bool       // whether the request asks to be told (see requestIntent)
-	// listingFound: a listing tool of the catalog lists what the request
-	// asks about, and tools named for it in the plural do not stand in
-	// for one.
-	listingFound bool
 }
 
 func (q *pluralListingQuery) read() string {
@@ -158,10 +142,7 @@ func (q *pluralListingQuery) apply(docs []int32, scores []float64) {
 }
 
 func (q *pluralListingQuery) effect(d int32) (float64, float64) {
-	if q.docs.pluralNamed[d] && (!q.asks || q.listingFound) {
-		return 0, 1
-	}
-	return factor(q.lists(d), 1+pluralListingBonus)
+	return factor((q.asks || !q.docs.pluralNamed[d]) && q.lists(d), 1+pluralListingBonus)
 }
 
 // lists says whether document d lists what the request says in the

@@ -119,31 +119,3 @@ func TestPluralNamedToolsList(t *testing.T) {
 		}
 	}
 }
-
-// TestListingToolBeforePluralNamed checks that, where a listing tool lists
-// what a request asks about, a tool named for it in the plural does not
-// stand in for one (Mux's tools are all named in the plural), and that a
-// tool that gets all of something is a listing tool.
-func TestListingToolBeforePluralNamed(t *testing.T) {
-	// Tools of Mux's and Lunch Money's MCP servers, as published.
-	docs := []Document{
-		{Name: "retrieve_video_uploads", Description: "Fetches information about a single direct upload in the current environment.", ParamNames: "upload_id", Domain: "mux"},
-		{Name: "list_video_uploads", Description: "Lists direct uploads in the current environment.", ParamNames: "limit page", Domain: "mux"},
-		{Name: "create_video_uploads", Description: "Creates a new direct upload, through which video content can be uploaded for ingest to Mux.", ParamNames: "cors_origin new_asset_settings", Domain: "mux"},
-		{Name: "get_all_categories", Description: "Get a flattened list of all categories in alphabetical order associated with the user's account.", Domain: "lunchmoney"},
-		{Name: "get_single_category", Description: "Get hydrated details on a single category.", ParamNames: "category_id", Domain: "lunchmoney"},
-	}
-	ix := NewIndex(docs)
-	wantFirst(t, ix, docs, "Show me the direct video uploads we've created recently.", 1)
-	for text, want := range map[string][]string{
-		"Show me the direct video uploads we've created recently.": {"list_video_uploads"},
-		"Which spending categories do I have?":                     {"get_all_categories"},
-	} {
-		if grown := movedBy(ix, docs, text, "plural listing"); !slices.Equal(grown, want) {
-			t.Errorf("%q: plural listing grows %q, want %q", text, grown, want)
-		}
-	}
-	if !listingTool(Words("get_all_categories")) || listingTool(Words("get_single_category")) || listingTool(Words("get_all")) {
-		t.Error("listingTool: get_all_categories lists, get_single_category and get_all do not")
-	}
-}
