@@ -42,6 +42,7 @@ func TestLexiconEntries(t *testing.T) {
 		{"chain", "../tools/internal/catalogs/chain", []string{"blind"}},
 		{"marketing", "../tools/internal/catalogs/marketing", []string{"blind"}},
 		{"documents", "../tools/internal/catalogs/documents", []string{"blind"}},
+		{"support", "../tools/internal/catalogs/support", []string{"blind"}},
 	}
 	type request struct {
 		set, text string

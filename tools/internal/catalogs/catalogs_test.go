@@ -1,6 +1,7 @@
 package catalogs
 
 import (
+	"cmp"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -45,12 +46,13 @@ func TestCatalogs(t *testing.T) {
 		"chain":      {8, 195},
 		"marketing":  {7, 239},
 		"documents":  {10, 182},
+		"support":    {7, 181},
 	}
 	all, err := All(toolsDir(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := Names(all); !reflect.DeepEqual(got, []string{LiveMCPBench, "business", "chain", "cloud", "commerce", "content", "data", "devtools", "documents", "finance", "learning", "leisure", "marketing", "media", "secops", "social", "workplace"}) {
+	if got := Names(all); !reflect.DeepEqual(got, []string{LiveMCPBench, "business", "chain", "cloud", "commerce", "content", "data", "devtools", "documents", "finance", "learning", "leisure", "marketing", "media", "secops", "social", "support", "workplace"}) {
 		t.Errorf("catalogs = %v", got)
 	}
 	for _, c := range all {
@@ -91,7 +93,7 @@ func TestCatalogs(t *testing.T) {
 // TestBuiltCatalogs checks the catalogs built here against their
 // sources.json, licences and writers' kit.
 func TestBuiltCatalogs(t *testing.T) {
-	for _, name := range []string{"devtools", "business", "cloud", "commerce", "workplace", "secops", "content", "data", "leisure", "finance", "social", "learning", "media", "chain", "marketing", "documents"} {
+	for _, name := range []string{"devtools", "business", "cloud", "commerce", "workplace", "secops", "content", "data", "leisure", "finance", "social", "learning", "media", "chain", "marketing", "documents", "support"} {
 		t.Run(name, func(t *testing.T) {
 			c, err := Open(filepath.Join(toolsDir(t), "internal", "catalogs", name))
 			if err != nil {
@@ -119,17 +121,20 @@ func TestBuiltCatalogs(t *testing.T) {
 				if livemcpbench.DomainName(s.Key) != s.Key {
 					t.Errorf("server key %q is not a domain name", s.Key)
 				}
-				if s.Repository == "" || s.Licence == "" || s.Description == "" || s.DescriptionFrom == "" {
-					t.Errorf("%s: repository, licence and description (with where it is from) must be recorded", s.Key)
+				if (s.Repository == "" && s.Package == "") || s.Licence == "" || s.Description == "" || s.DescriptionFrom == "" {
+					t.Errorf("%s: repository or package, licence and description (with where it is from) must be recorded", s.Key)
 				}
 				if s.Commit == "" && (s.Package == "" || s.Integrity == "") {
 					t.Errorf("%s: neither a commit nor a package with its integrity identifies the definitions", s.Key)
 				}
+				if s.Repository == "" && !strings.Contains(s.Note, "repository") {
+					t.Errorf("%s: no repository, and the note does not say why", s.Key)
+				}
 				if _, err := os.Stat(filepath.Join(c.Dir, "LICENSES", s.Key+".txt")); err != nil && !strings.Contains(s.Note, "licence") {
 					t.Errorf("%s: no LICENSES/%s.txt, and the note does not say why", s.Key, s.Key)
 				}
-				if !strings.Contains(string(readme), s.Repository) {
-					t.Errorf("README.md does not name %s's repository %s", s.Key, s.Repository)
+				if named := cmp.Or(s.Repository, s.Package); !strings.Contains(string(readme), named) {
+					t.Errorf("README.md does not name %s's source %s", s.Key, named)
 				}
 			}
 			servers, err := c.Servers()

@@ -83,10 +83,11 @@ type Source struct {
 	// DescriptionFrom says where Description was copied from.
 	DescriptionFrom string `json:"description_from"`
 	Category        string `json:"category"`
-	// Repository is the GitHub owner/name, Commit the commit the
-	// definitions were taken at; for a published package, the commit that
-	// set its version, or "" where the repository's history available had
-	// none (the package and its Integrity identify it then).
+	// Repository is the GitHub owner/name, or "" for a published package
+	// whose publisher names no repository (Note says so); Commit the commit
+	// the definitions were taken at; for a published package, the commit
+	// that set its version, or "" where no repository history has one (the
+	// package and its Integrity identify it then).
 	Repository string `json:"repository"`
 	Commit     string `json:"commit"`
 	// Licence is the SPDX identifier of the repository's licence.

@@ -111,7 +111,7 @@ func run(dir, only string, gits, bins mapping) error {
 		}
 		log.Printf("%s: %d tools", s.Key, len(tools))
 		out = append(out, catalogs.Entry{
-			Name: s.Name, Description: s.Description, Web: "https://github.com/" + s.Repository, Category: s.Category,
+			Name: s.Name, Description: s.Description, Web: webPage(s), Category: s.Category,
 			Tools: map[string]catalogs.ToolList{s.Key: {Tools: tools}},
 		})
 	}
@@ -126,6 +126,19 @@ func run(dir, only string, gits, bins mapping) error {
 }
 
 // fromGit reads the tool files of s at its commit in the clone gitDir.
+// webPage is a server's public page: its repository on GitHub or, when it
+// publishes none, its package on npm.
+func webPage(s catalogs.Source) string {
+	if s.Repository != "" {
+		return "https://github.com/" + s.Repository
+	}
+	name, _, _ := strings.Cut(strings.TrimPrefix(s.Package, "@"), "@")
+	if strings.HasPrefix(s.Package, "@") {
+		name = "@" + name
+	}
+	return "https://www.npmjs.com/package/" + name
+}
+
 func fromGit(s catalogs.Source, gitDir string) ([]catalogs.Tool, error) {
 	if gitDir == "" {
 		return nil, fmt.Errorf("no clone of %s given (-git %s=DIR)", s.Repository, s.Repository)
