@@ -43,6 +43,7 @@ func TestLexiconEntries(t *testing.T) {
 		{"marketing", "../tools/internal/catalogs/marketing", []string{"blind"}},
 		{"documents", "../tools/internal/catalogs/documents", []string{"blind"}},
 		{"support", "../tools/internal/catalogs/support", []string{"blind"}},
+		{"ai", "../tools/internal/catalogs/ai", []string{"blind"}},
 	}
 	type request struct {
 		set, text string

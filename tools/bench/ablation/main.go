@@ -57,7 +57,7 @@ var reported = []string{
 	"livemcpbench/fresh", "livemcpbench/dev", "livemcpbench/short", "devtools/blind", "commerce/blind",
 	"workplace/blind", "secops/blind", "content/blind", "data/blind", "leisure/blind", "finance/blind",
 	"social/blind", "learning/blind", "media/blind", "chain/blind", "marketing/blind", "documents/blind",
-	"support/blind",
+	"support/blind", "ai/blind",
 }
 
 // ranked is a line of the quality test's -rankings file.
@@ -321,7 +321,7 @@ func printTables(base []ranked, runs []part, results [][]ranked) {
 	fmt.Println()
 	fmt.Println("What each part pays, Hit@1 and Hit@3: with it less without it, ± the standard error of the paired difference, and the requests it wins and loses:")
 	fmt.Println()
-	paid := []string{"livemcpbench/calib-unread", "livemcpbench/calib", "livemcpbench/blind", "devtools/blind", "commerce/blind", "workplace/blind", "secops/blind", "content/blind", "data/blind", "leisure/blind", "finance/blind", "social/blind", "learning/blind", "media/blind", "chain/blind", "marketing/blind", "documents/blind", "support/blind"}
+	paid := []string{"livemcpbench/calib-unread", "livemcpbench/calib", "livemcpbench/blind", "devtools/blind", "commerce/blind", "workplace/blind", "secops/blind", "content/blind", "data/blind", "leisure/blind", "finance/blind", "social/blind", "learning/blind", "media/blind", "chain/blind", "marketing/blind", "documents/blind", "support/blind", "ai/blind"}
 	fmt.Printf("| part |")
 	for _, k := range []int{1, 3} {
 		for _, s := range paid {

@@ -47,12 +47,13 @@ func TestCatalogs(t *testing.T) {
 		"marketing":  {7, 239},
 		"documents":  {10, 182},
 		"support":    {7, 181},
+		"ai":         {10, 146},
 	}
 	all, err := All(toolsDir(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := Names(all); !reflect.DeepEqual(got, []string{LiveMCPBench, "business", "chain", "cloud", "commerce", "content", "data", "devtools", "documents", "finance", "learning", "leisure", "marketing", "media", "secops", "social", "support", "workplace"}) {
+	if got := Names(all); !reflect.DeepEqual(got, []string{LiveMCPBench, "ai", "business", "chain", "cloud", "commerce", "content", "data", "devtools", "documents", "finance", "learning", "leisure", "marketing", "media", "secops", "social", "support", "workplace"}) {
 		t.Errorf("catalogs = %v", got)
 	}
 	for _, c := range all {
@@ -93,7 +94,7 @@ func TestCatalogs(t *testing.T) {
 // TestBuiltCatalogs checks the catalogs built here against their
 // sources.json, licences and writers' kit.
 func TestBuiltCatalogs(t *testing.T) {
-	for _, name := range []string{"devtools", "business", "cloud", "commerce", "workplace", "secops", "content", "data", "leisure", "finance", "social", "learning", "media", "chain", "marketing", "documents", "support"} {
+	for _, name := range []string{"devtools", "business", "cloud", "commerce", "workplace", "secops", "content", "data", "leisure", "finance", "social", "learning", "media", "chain", "marketing", "documents", "support", "ai"} {
 		t.Run(name, func(t *testing.T) {
 			c, err := Open(filepath.Join(toolsDir(t), "internal", "catalogs", name))
 			if err != nil {

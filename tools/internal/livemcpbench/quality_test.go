@@ -172,6 +172,12 @@ var floors = map[string]map[string]floor{
 	"support": {
 		"blind": {hit1: 0.68, hit3: 0.855, hit5: 0.9},
 	},
+	// ai: first measured at 127cc4c, before any change was tuned on it
+	// (Hit@1 0.633, Hit@3 0.817, Hit@5 0.883 on its 120 blind requests),
+	// less about two requests each.
+	"ai": {
+		"blind": {hit1: 0.615, hit3: 0.80, hit5: 0.865},
+	},
 }
 
 // TestRetrievalQuality runs each task set of each catalog through
