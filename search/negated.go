@@ -84,11 +84,14 @@ var negatedWithObject = regexp.MustCompile(`(?i)(?:` + negatedVerb.String() + `)
 
 // The negated action. A tool named for what a request says not to do
 // ("don't publish": publish_items; "without generating a test":
-// generate_test), or for what it asks to stop ("stop exposing port 8080":
-// sandbox_expose_port), does the opposite of what the request asks, and
-// keeps 1-oppositePenalty of its score, as a tool of the opposite kind
-// does (see effect.go). A tool whose name also says it removes or stops
-// (stop_recording for "stop recording") is spared.
+// generate_test), for what it asks to stop ("stop exposing port 8080":
+// sandbox_expose_port), or for what it asks to undo ("undo the deletion of
+// ticket 4410": delete_ticket), does the opposite of what the request
+// asks, and keeps 1-oppositePenalty of its score, as a tool of the
+// opposite kind does (see effect.go). A tool whose name also says it
+// removes or stops (stop_recording for "stop recording") is spared, unless
+// the unwanted verb removes too: delete_ticket does what "undo the
+// deletion" and "don't delete it" do not want.
 type negatedAction struct{}
 
 func (negatedAction) name() string { return "negated action" }
@@ -100,13 +103,22 @@ func (negatedAction) newDocs(n int) signalDocs {
 type negatedActionDocs struct {
 	ix     *Index
 	undoes []bool // whether each document's name removes or stops something (see toolEffect)
+	// removing holds the stems of the verbs that remove, clear or stop
+	// (undoingWords): "delet" of "delete" and "deletion".
+	removing map[string]bool
 }
 
 func (s *negatedActionDocs) analyze(i int, _ *Document, a *docAnalysis) {
 	s.undoes[i] = toolEffect(a.nameWordList) == effectUndo
 }
 
-func (s *negatedActionDocs) finish(ix *Index, _ [][numFields][]int32) { s.ix = ix }
+func (s *negatedActionDocs) finish(ix *Index, _ [][numFields][]int32) {
+	s.ix = ix
+	s.removing = make(map[string]bool, len(undoingWords))
+	for w := range undoingWords {
+		s.removing[ix.stems.stem(w)] = true
+	}
+}
 
 func (s *negatedActionDocs) query(r *ranking) signalQuery {
 	verbs := unwantedVerbs(r.text, s.ix.stems)
@@ -119,8 +131,9 @@ func (s *negatedActionDocs) query(r *ranking) signalQuery {
 		if !ok {
 			continue
 		}
+		spare := !s.removing[v]
 		for _, p := range s.ix.postings[id] {
-			if p.tf < 0 && !s.undoes[p.doc] {
+			if p.tf < 0 && !(spare && s.undoes[p.doc]) {
 				named[p.doc] = v
 			}
 		}
@@ -157,18 +170,36 @@ func (q *negatedActionQuery) reason(d int32) string {
 }
 
 // unwantedVerbs returns the stems of the verbs a request does not want
-// done: those it negates (see negatedVerbs) and the one it asks to stop
+// done: those it negates (see negatedVerbs); the one it asks to stop
 // doing, when it begins with "stop", "quit" or "cease" and an -ing word
-// follows ("stop exposing port 8080"). Sorted, for a stable explanation.
+// follows ("stop exposing port 8080"); and the action it asks to undo,
+// when it begins with "undo" and names one next, past determiners ("undo
+// the deletion of ticket 4410": the stem "delet" of "deletion" is
+// delete's). Sorted, for a stable explanation.
 func unwantedVerbs(text string, stems *stemCache) []string {
 	verbs := negatedVerbs(text, stems)
+	unwant := func(w string) {
+		if verbs == nil {
+			verbs = make(map[string]bool)
+		}
+		verbs[stems.stem(w)] = true
+	}
 	if mayStop(text) && stopDoing.MatchString(text) {
 		words := Words(text)
 		if i := firstRequestWord(words); i+1 < len(words) && stoppingWords[words[i]] && strings.HasSuffix(words[i+1], "ing") {
-			if verbs == nil {
-				verbs = make(map[string]bool)
+			unwant(words[i+1])
+		}
+	}
+	if strings.Contains(text, "ndo") {
+		words := Words(text)
+		if i := firstRequestWord(words); i < len(words) && words[i] == "undo" {
+			j := i + 1
+			for j < len(words) && placeDeterminers[words[j]] {
+				j++
 			}
-			verbs[stems.stem(words[i+1])] = true
+			if j < len(words) {
+				unwant(words[j])
+			}
 		}
 	}
 	if len(verbs) == 0 {

@@ -72,6 +72,21 @@ func TestSearchPenalizesTheNegatedAction(t *testing.T) {
 	wantFirst(t, ix, docs, "Publish the three items in the Products collection.", 2)
 }
 
+// A tool that removes is spared for a request to stop doing something,
+// but not when what the request does not want done is the removing:
+// "undo the deletion" and "don't delete it" want the ticket kept.
+func TestSearchPenalizesTheUnwantedRemoval(t *testing.T) {
+	docs := []Document{
+		{Name: "delete_ticket", Description: "Soft-delete a ticket.", Params: "ticket_id", ParamNames: "ticket_id"},
+		{Name: "restore_ticket", Description: "Restore a deleted ticket.", Params: "ticket_id", ParamNames: "ticket_id"},
+		{Name: "archive_ticket", Description: "Archive a ticket.", Params: "ticket_id", ParamNames: "ticket_id"},
+		{Name: "get_weather", Description: "Get the weather forecast for a city."},
+	}
+	ix := NewIndex(docs)
+	wantFirst(t, ix, docs, "Undo the deletion of ticket 4410, we still need it.", 1)
+	wantFirst(t, ix, docs, "Delete ticket 4410.", 0)
+}
+
 func TestUnwantedVerbs(t *testing.T) {
 	stems := newStemCache()
 	for _, c := range []struct {
@@ -84,6 +99,11 @@ func TestUnwantedVerbs(t *testing.T) {
 		// "stop" that is not the request's verb stops nothing.
 		{"Find the bus stop timing for route 9", nil},
 		{"Stop the recording", nil},
+		{"Undo the deletion of ticket 4410, we still need it.", []string{"delet"}},
+		{"please undo my last merge", []string{"merg"}},
+		// "undo" that is not the request's verb undoes nothing.
+		{"Find the undo history of doc 12", nil},
+		{"Undo", nil},
 	} {
 		if got := unwantedVerbs(c.text, stems); !slices.Equal(got, c.want) {
 			t.Errorf("unwantedVerbs(%q) = %q, want %q", c.text, got, c.want)
