@@ -43,6 +43,10 @@ func askedForWords(text string) []string {
 	for i++; i < len(words); i++ {
 		w := words[i]
 		if askedForEnds[w] {
+			if w == "of" && len(out) > 0 && portionWords[out[len(out)-1]] {
+				// "the first page of archived tickets" asks for tickets.
+				return nil
+			}
 			return out
 		}
 		if !isStopWord(w) {
@@ -63,6 +67,9 @@ var (
 	// askedForEnds close it: "the latitude of", "the id for", "the text
 	// out of".
 	askedForEnds = wordSet("of for from in on out at to about with")
+	// portionWords name a part of a list to be given: what the request
+	// asks to be told is the list ("the next page of results").
+	portionWords = wordSet("page batch")
 )
 
 type askedFor struct{}

@@ -15,6 +15,9 @@ func TestAskedForWords(t *testing.T) {
 		"Find the Context7 library ID for Next.js":                       {"context7", "library", "id"},
 		"Pull the text out of /docs/report.pdf":                          {"text"},
 		"Please look up the ticker symbol for Rivian":                    {"ticker", "symbol"},
+		// A page of a list asks for the list.
+		"Show me the first page of archived support tickets": nil,
+		"Fetch the next page of results for query 9f2c":      nil,
 		"Get the weather":                        nil,
 		"Set the latitude of the marker to 40.7": nil,
 		"What is a good name for my cat?":        nil,
