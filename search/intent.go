@@ -348,6 +348,15 @@ func requestIntentAndVerb(text string) (intent, string) {
 		case verb == "tell" && i+1 < len(words) && !toldWords[words[i+1]]:
 			// "Tell Lisa I'm running late" passes a message on.
 			return intentChange, verb
+		case verb == "have" && i+1 < len(words) && causeeDeterminers[words[i+1]] && !strings.HasSuffix(strings.TrimSpace(text), "?"):
+			// "Have our assistant call +1 212 555 0187" asks the one it
+			// names to do something: a change when its verb is one (see
+			// causedVerb), neither kind when it is no verb the search
+			// knows. "Have my notes finished syncing?" asks.
+			if done := causedVerb(words[i+2:]); done != "" {
+				return intentChange, done
+			}
+			return intentUnknown, verb
 		case askingWords[verb] && joinsChange(words[i+1:min(i+3, len(words))]):
 			// "Find and replace 'foo' in notes.txt" asks for a change.
 			return intentChange, verb
@@ -362,6 +371,21 @@ func requestIntentAndVerb(text string) (intent, string) {
 	}
 	return intentUnknown, verb
 }
+
+// causedVerb is the verb of what a request that begins "have" and a
+// determiner asks the one it names to do: a changing word (see changes)
+// among the next four words ("booking assistant send"); "" for none.
+func causedVerb(words []string) string {
+	for _, w := range words[:min(len(words), 4)] {
+		if changes(w) {
+			return w
+		}
+	}
+	return ""
+}
+
+// causeeDeterminers open the one a "have" request names.
+var causeeDeterminers = wordSet("our my the a an your their")
 
 // stepsIntent is what a request of several steps asks for as a whole:
 // what every step asks for, when they agree ("Is the page indexed, and

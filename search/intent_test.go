@@ -31,10 +31,16 @@ func TestRequestIntent(t *testing.T) {
 		"find flights from Paris to Rome":     intentRead,
 		"Search my notes for the Q3 plan":     intentRead,
 		"Find and replace 'foo' in notes.txt": intentChange,
-		"Check and update the broken links":   intentChange,
-		"":                                    intentUnknown,
-		"please":                              intentUnknown,
-		"八字 of a boy born on August 8, 2008":  intentUnknown,
+		// "have" asks what its object is to do, or asks a question.
+		"Have our booking assistant call +1 212 555 0187": intentUnknown,
+		"Have the assistant send Ana the invoice":         intentChange,
+		"Have my notes finished syncing yet?":             intentRead,
+		"Has the build been deployed":                     intentRead,
+		"have you got the report":                         intentRead,
+		"Check and update the broken links":               intentChange,
+		"":                                                intentUnknown,
+		"please":                                          intentUnknown,
+		"八字 of a boy born on August 8, 2008":              intentUnknown,
 	} {
 		if got := requestIntent(text); got != want {
 			t.Errorf("requestIntent(%q) = %d, want %d", text, got, want)
