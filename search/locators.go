@@ -61,6 +61,11 @@ func splitLocators(text string) (rest, kinds, payload, dirs string) {
 			if loc.kinds == "path" && containingWords[strings.ToLower(prev)] {
 				loc.payload += " directory"
 			}
+			if strings.HasSuffix(tok, ":") {
+				// The colon after a locator still opens what follows
+				// ("proposal.docx: author, dates, paragraph count").
+				kept = append(kept, ":")
+			}
 			kindWords = append(kindWords, loc.kinds)
 			payloadWords = append(payloadWords, loc.payload)
 			if loc.dir != "" {

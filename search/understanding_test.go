@@ -39,12 +39,14 @@ func TestSplitLocators(t *testing.T) {
 		"U.S. and 2.13.4 and v1.2.in":                 {"U.S. and 2.13.4 and v1.2.in", "", "", ""},
 		"version 2.13.4 of jackson e.g. this":         {"version 2.13.4 of jackson e.g. this", "", "", ""},
 		"and/or either/or":                            {"and/or either/or", "", "", ""},
-		"click #login-btn on the page.":               {"click on the page.", "selector", "login-btn", ""},
-		"comment #4 and issue #12 and # and #/x":      {"comment #4 and issue #12 and # and #/x", "", "", ""},
-		"no locators here":                            {"no locators here", "", "", ""},
-		"":                                            {"", "", "", ""},
-		"/":                                           {"/", "", "", ""},
-		"\x00\xff/\xfe.md":                            {"", "file markdown md", "\xfe", "\x00\xff"},
+		// A colon after a locator still opens what follows.
+		"the basic info on proposal.docx: author, dates": {"the basic info on : author, dates", "file word document docx", "proposal", ""},
+		"click #login-btn on the page.":                  {"click on the page.", "selector", "login-btn", ""},
+		"comment #4 and issue #12 and # and #/x":         {"comment #4 and issue #12 and # and #/x", "", "", ""},
+		"no locators here":                               {"no locators here", "", "", ""},
+		"":                                               {"", "", "", ""},
+		"/":                                              {"/", "", "", ""},
+		"\x00\xff/\xfe.md":                               {"", "file markdown md", "\xfe", "\x00\xff"},
 	} {
 		rest, kinds, payload, dirs := splitLocators(in)
 		if got := (split{rest, kinds, payload, dirs}); got != want {
