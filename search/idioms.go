@@ -3,7 +3,7 @@ package search
 import "strings"
 
 // saidPlainly returns the words of text with each idiom it holds put as
-// the word a tool would use ("pull up my note" becomes "open my note").
+// the word a tool would use ("pull up my note" becomes "open get my note").
 // The idiom's own words go: "much" in "how much is it" is no request for
 // a tool about amounts. "Different" before a thing says
 // "unique": "3 different winners" asks for distinct ones, no difference.

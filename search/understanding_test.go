@@ -624,7 +624,7 @@ func TestIdioms(t *testing.T) {
 		"Pick 3 different winners from Ann and Ben":  "pick 3 unique winners from ann and ben",
 		"What's different between v1 and v2?":        "what s different between v1 and v2",
 		"are they different":                         "are they different",
-		"Pull up story 42 right now":                 "open story 42 current",
+		"Pull up story 42 right now":                 "open get story 42 current",
 		"Tell me more about the 'hero' template":     "details info the hero template",
 		"Start a brand-new blank deck":               "create new start blank deck",
 		"Is there a date picker? Anything for maps?": "search date picker anything for maps",
