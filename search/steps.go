@@ -96,11 +96,12 @@ func splitOutsideQuotes(text string) []string {
 // namesAction reports whether a part of a request holds a verb that says
 // what to do: one of reading or of change (see intent.go), inflected or
 // not, a question word, or a light verb ("put", "take"), but not one it
-// negates ("but don't send it yet", see withoutNegations). The words of an
-// identifier (usp_UpdateStock, getOrders) name a thing, not an action:
+// negates ("but don't send it yet", see withoutNegations), nor one of an
+// idiom ("3302 and 3307 in one go" names none; see saidPlainly). The words
+// of an identifier (usp_UpdateStock, getOrders) name a thing, not an action:
 // "usp_GetOrders, usp_UpdateStock and usp_CloseInvoice" is a list.
 func namesAction(part string) bool {
-	words := Words(withoutIdentifiers(withoutNegations(part)))
+	words := Words(saidPlainly(withoutIdentifiers(withoutNegations(part))))
 	for i, w := range words {
 		stem := stemWord(w)
 		if askingWords[w] || changes(w) || readingWords[w] || changingStems[stem] || readingStems[stem] || lightVerbs[stem] {
