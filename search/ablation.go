@@ -58,6 +58,7 @@ var ablationParts = []ablationPart{
 	{"part reader", "locators", "reading paths, URLs and element ids"},
 	{"part reader", "files-handled-whole", "weighing the format of a file a request renames, moves, copies, deletes, uploads or downloads as its name"},
 	{"part reader", "quoted", "reading quoted text"},
+	{"part reader", "identifiers", "reading identifiers (usp_GetOrders, getOrders) as names"},
 	{"part reader", "searched-for", "reading what a request searches for"},
 	{"part reader", "colon-content", "reading the content after a colon"},
 	{"part reader", "brand-words", "reading brand words whole, and their parts"},

@@ -65,6 +65,7 @@ const (
 	partCompound
 	partLocatorName
 	partQuoted
+	partIdentifier
 	partSearchedFor
 	partColonContent
 	partLocatorKind
@@ -89,6 +90,7 @@ var requestParts = [numParts]struct {
 	partCompound:      {"words run together", compoundWeight},
 	partLocatorName:   {"the name in a path or URL", payloadWeight},
 	partQuoted:        {"quoted text", payloadWeight},
+	partIdentifier:    {"an identifier", payloadWeight},
 	partSearchedFor:   {"what to search for", payloadWeight},
 	partColonContent:  {"the content after a colon", payloadWeight},
 	partLocatorKind:   {"what a path or URL points at", locatorWeight},
@@ -135,6 +137,7 @@ type partReader struct {
 var partReaders = []partReader{
 	{"locators", readLocators},
 	{"quoted", readQuoted},
+	{"identifiers", readIdentifiers},
 	{"searched-for", readSearchedFor},
 	{"colon-content", readColonContent},
 	{"brand-words", readBrandWords},
@@ -274,6 +277,12 @@ func readLocators(_ *Index, r *reading, text string) string {
 func readQuoted(_ *Index, r *reading, text string) string {
 	rest, quotes := splitQuoted(text)
 	r.parts[partQuoted] = quotes
+	return rest
+}
+
+func readIdentifiers(_ *Index, r *reading, text string) string {
+	rest, names := splitIdentifiers(text)
+	r.parts[partIdentifier] = names
 	return rest
 }
 
