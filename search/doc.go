@@ -11,8 +11,9 @@
 //   - the lexicon (lexicon.go, lexicon/*.txt): stop words, request words,
 //     the thesaurus and idioms, as data;
 //   - query understanding (understand.go and the part readers and word
-//     rules of locators.go, values.go, places.go, describing.go,
-//     passiveget.go, idioms.go): a request to weighted words;
+//     rules of locators.go, identifiers.go, values.go, places.go,
+//     describing.go, passiveget.go, idioms.go): a request to weighted
+//     words;
 //   - matching (match.go): the index terms each word stands for;
 //   - scoring (bm25f.go): BM25F over the fields;
 //   - signals (signal.go and one file each: domain.go, namecoverage.go,
