@@ -200,6 +200,12 @@ var askingWords = wordSet(`what which who whom whose when where why how is
 	are was were does do did has have show list tell display view see check
 	count compare find search`)
 
+// fetchingWords, first in a request, ask to be given something: "pull my
+// seller orders from the past week", "grab the error logs". Unlike
+// askingWords they begin idioms of their own ("pull up"), which say what
+// the request asks first.
+var fetchingWords = wordSet("pull grab")
+
 // toldWords, after "tell", are the one asking: "tell me who owns it" asks
 // to be told; "tell Lisa I'm late" asks for a message to Lisa.
 var toldWords = wordSet("me us")
@@ -361,7 +367,7 @@ func requestIntentAndVerb(text string) (intent, string) {
 		case askingWords[verb] && joinsChange(words[i+1:min(i+3, len(words))]):
 			// "Find and replace 'foo' in notes.txt" asks for a change.
 			return intentChange, verb
-		case askingWords[verb]:
+		case askingWords[verb] || fetchingWords[verb]:
 			return intentRead, verb
 		case changes(verb):
 			return intentChange, verb
