@@ -77,6 +77,13 @@ const (
 	numParts
 )
 
+// spelledAsMeant reports whether the words of part p are names, which
+// match no word one typo away: a path's or URL's names, an identifier's
+// and a directory's.
+func spelledAsMeant(p part) bool {
+	return p == partLocatorName || p == partIdentifier || p == partDirectory
+}
+
 // MainWords is what explanations say a request's own words come from (see
 // ReadWord.From), as against a part of it a part reader took out.
 const MainWords = "the request's words"
@@ -233,6 +240,11 @@ func (ix *Index) parse(text string, required []string) *reading {
 			}
 			seen[t] = true
 			matches := ix.expand(t, false)
+			if spelledAsMeant(p) {
+				// A name is spelled as its owner meant: "readme" of
+				// notes/readme.txt is no typo of "read".
+				matches = slices.DeleteFunc(matches, func(m termMatch) bool { return m.how == matchTypo })
+			}
 			for i := range matches {
 				matches[i].weight *= requestParts[p].weight
 			}

@@ -879,3 +879,20 @@ func TestSearchHandlesAFileWhole(t *testing.T) {
 		t.Errorf("splitFormats took a URL's scheme for a format: %q", others)
 	}
 }
+
+// The name of a file, an identifier or a directory is spelled as meant:
+// none of its words matches a word one typo away.
+func TestNamesMatchNoTypo(t *testing.T) {
+	ix := NewIndex([]Document{
+		{Name: "download_file", Description: "Read the content of a file."},
+		{Name: "write_object", Description: "Writes a new object to the bucket."},
+	})
+	r := ix.parse("Write this text into notes/readme.txt in the docs bucket.", nil)
+	for _, qt := range r.terms {
+		for _, m := range qt.matches {
+			if qt.part == partLocatorName && m.how == matchTypo {
+				t.Errorf("%q of a file's name matches %q one typo away", qt.word, ix.terms[m.id])
+			}
+		}
+	}
+}
