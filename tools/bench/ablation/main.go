@@ -19,6 +19,12 @@
 //	                                                 the ranking as it is now against
 //	                                                 the full ranking kept in the
 //	                                                 directory: a change's effect
+//	go run ./bench/ablation -merged ...              the rankings files also hold each
+//	                                                 set ranked on the catalogs merged
+//	                                                 into one (catalog "merged", set
+//	                                                 "<catalog>/<set>"), for comparing
+//	                                                 request by request; the tables
+//	                                                 report the catalogs alone
 //
 // Sealed catalogs are never measured. LiveMCPBench's calibration set is
 // also reported as "calib-unread": its batches whose misses were never
@@ -78,14 +84,15 @@ type part struct{ kind, name, what string }
 func main() {
 	parts := flag.String("parts", "", "the parts to switch off, comma-separated, each on its own; a+b switches a and b off at once (default: every part)")
 	dir := flag.String("dir", "", "keep the rankings in this directory, and reuse those it holds (default: a temporary directory)")
+	withMerged := flag.Bool("merged", false, "also rank each set on the catalogs merged into one, in the rankings files (catalog \"merged\")")
 	changed := flag.String("changed", "", "list the requests of these task sets (catalog/set, comma-separated) whose first place or first three switching a part off changed")
 	flag.Parse()
-	if err := run(*parts, *dir, *changed); err != nil {
+	if err := run(*parts, *dir, *changed, *withMerged); err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(partList, dir, changed string) error {
+func run(partList, dir, changed string, merged bool) error {
 	root, err := procs.RepoRoot()
 	if err != nil {
 		return err
@@ -117,13 +124,13 @@ func run(partList, dir, changed string) error {
 		return err
 	}
 	toolsDir := procs.ToolsDir(root)
-	base, err := rankings(toolsDir, dir, "")
+	base, err := rankings(toolsDir, dir, "", merged)
 	if err != nil {
 		return err
 	}
 	results := make([][]ranked, len(runs))
 	for i, p := range runs {
-		if results[i], err = rankings(toolsDir, dir, p.name); err != nil {
+		if results[i], err = rankings(toolsDir, dir, p.name, merged); err != nil {
 			return err
 		}
 		if len(results[i]) != len(base) {
@@ -175,9 +182,9 @@ func readParts(path string) ([]part, error) {
 }
 
 // rankings runs the quality test with the parts of switched off ("" for
-// none) and reads the rankings it writes; a file already in dir is read
-// instead.
-func rankings(toolsDir, dir, switched string) ([]ranked, error) {
+// none), and on the merged catalog too if merged, and reads the rankings
+// it writes; a file already in dir is read instead.
+func rankings(toolsDir, dir, switched string, merged bool) ([]ranked, error) {
 	name := "full"
 	if switched != "" {
 		name = strings.ReplaceAll(switched, "+", "_")
@@ -189,6 +196,9 @@ func rankings(toolsDir, dir, switched string) ([]ranked, error) {
 			args = append(args, "-ldflags=-X="+switchVar+"="+strings.ReplaceAll(switched, "+", ","))
 		}
 		args = append(args, "./internal/livemcpbench/", "-args", "-rankings", file+".part")
+		if merged {
+			args = append(args, "-merged")
+		}
 		cmd := exec.Command("go", args...)
 		cmd.Dir = toolsDir
 		fmt.Fprintf(os.Stderr, "ablation: %s\n", name)

@@ -14,6 +14,8 @@
 //	go run ./bench/retrieval -catalog devtools    one catalog (comma-separated for several)
 //	go run ./bench/retrieval -tasks short         one task set, in the catalogs that have it
 //	go run ./bench/retrieval -sealed              the sealed catalogs too
+//	go run ./bench/retrieval -merged              every catalog's servers behind one gateway,
+//	                                              each catalog's task sets measured there
 //	go run ./bench/retrieval -tasks held-out.json -v
 //	                                              a task file, over LiveMCPBench's catalog
 //	                                              (or -catalog's, or -tools')
@@ -54,6 +56,7 @@ type options struct {
 	sealed   bool   // measure sealed catalogs too
 	verbose  bool   // list the misses
 	explain  string // a request to explain instead of measuring
+	merged   bool   // measure the chosen catalogs merged into one (see merged.go)
 }
 
 func main() {
@@ -63,6 +66,7 @@ func main() {
 	flag.StringVar(&o.catalogs, "catalog", "", "the catalogs to measure, comma-separated (default: every catalog that is not sealed)")
 	flag.BoolVar(&o.sealed, "sealed", false, "measure sealed catalogs too (they are never tuned on: measure them only at the start and the end of a change)")
 	flag.BoolVar(&o.verbose, "v", false, "list the tasks whose first result is not a gold tool, and say where plain BM25 ranks one first (never for a sealed catalog)")
+	flag.BoolVar(&o.merged, "merged", false, "put the chosen catalogs' servers behind one gateway and measure each catalog's task sets there, among every other catalog's tools")
 	flag.StringVar(&o.explain, "explain", "", "a request to explain on one catalog (-catalog, or LiveMCPBench's) instead of measuring: why each tool ranks where it does")
 	flag.Parse()
 	if err := run(o); err != nil {
@@ -88,6 +92,21 @@ func run(o options) error {
 	plan, err := planRuns(procs.ToolsDir(root), o)
 	if err != nil {
 		return err
+	}
+	if o.merged {
+		if o.tools != "" {
+			return fmt.Errorf("-merged merges the repository's catalogs: give -catalog, not -tools")
+		}
+		dir, err := os.MkdirTemp("", "merged-catalog-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		merged, err := mergeCatalogs(procs.ToolsDir(root), plan, dir)
+		if err != nil {
+			return err
+		}
+		plan = []catalogRun{merged}
 	}
 	if o.explain != "" {
 		if len(plan) != 1 || plan[0].note != "" {
@@ -288,9 +307,13 @@ func printSummary(results []measurement) {
 		return
 	}
 	fmt.Println("== summary: Hit@1 / Hit@3 / Hit@5, plain BM25 and the gateway's discover_tools; the gateway's lead ± paired standard error (requests won, lost)")
-	fmt.Printf("%-14s %-10s %5s   %-20s %-20s %-26s %s\n", "catalog", "task set", "tasks", "plain BM25", "discover_tools", "Hit@1 lead", "Hit@3 lead")
+	setWidth := len("task set")
 	for _, m := range results {
-		fmt.Printf("%-14s %-10s %5d   %.3f %.3f %.3f    %.3f %.3f %.3f    %-26s %s\n", m.catalog, m.set, m.tasks,
+		setWidth = max(setWidth, len(m.set))
+	}
+	fmt.Printf("%-14s %-*s %5s   %-20s %-20s %-26s %s\n", "catalog", setWidth, "task set", "tasks", "plain BM25", "discover_tools", "Hit@1 lead", "Hit@3 lead")
+	for _, m := range results {
+		fmt.Printf("%-14s %-*s %5d   %.3f %.3f %.3f    %.3f %.3f %.3f    %-26s %s\n", m.catalog, setWidth, m.set, m.tasks,
 			m.bm25.Hit1, m.bm25.Hit3, m.bm25.Hit5, m.gateway.Hit1, m.gateway.Hit3, m.gateway.Hit5, formatMargin(m.lead1), formatMargin(m.lead3))
 	}
 }

@@ -137,3 +137,32 @@ func TestAllReady(t *testing.T) {
 		}
 	}
 }
+
+// TestMergedRuns runs the benchmark end to end on the merged catalog of
+// two catalogs' blind sets: each is measured among the other catalog's
+// tools too.
+func TestMergedRuns(t *testing.T) {
+	root, err := procs.RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := options{catalogs: "livemcpbench,devtools", tasks: "blind", merged: true}
+	plan, err := planRuns(procs.ToolsDir(root), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	merged, err := mergeCatalogs(procs.ToolsDir(root), plan, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, s := range merged.sets {
+		names = append(names, s.name)
+	}
+	if strings.Join(names, " ") != "livemcpbench/blind devtools/blind" {
+		t.Errorf("merged sets = %v, want livemcpbench/blind and devtools/blind", names)
+	}
+	if err := run(o); err != nil {
+		t.Fatal(err)
+	}
+}

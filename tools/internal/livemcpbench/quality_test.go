@@ -17,6 +17,7 @@ import (
 
 var (
 	sealed   = flag.Bool("sealed", false, "measure sealed catalogs too (go test -tags quality ... -args -sealed)")
+	merged   = flag.Bool("merged", false, "also measure every catalog's task sets on the catalogs merged into one (catalogs.Merge), as catalog \"merged\" with sets \"<catalog>/<set>\"")
 	rankings = flag.String("rankings", "", "write each task's ranking to this file, a JSON object a line (see rankedTask), for comparing two rankings request by request (bench/ablation)")
 )
 
@@ -215,6 +216,36 @@ func TestRetrievalQuality(t *testing.T) {
 		}
 		t.Run(c.Name, func(t *testing.T) { measureCatalog(t, c, out) })
 	}
+	if *merged {
+		t.Run("merged", func(t *testing.T) { measureMerged(t, all, out) })
+	}
+}
+
+// measureMerged measures every task set of the catalogs (the sealed ones
+// only with -sealed) on the catalogs merged into one. No floors: it
+// reports.
+func measureMerged(t *testing.T, all []*catalogs.Catalog, out *json.Encoder) {
+	var cats []*catalogs.Catalog
+	for _, c := range all {
+		if len(c.TaskSets) > 0 && (!c.Sealed || *sealed) {
+			cats = append(cats, c)
+		}
+	}
+	servers, sets, err := catalogs.Merge(cats, func(c *catalogs.Catalog) []string { return c.TaskSets })
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := make([]namedSet, len(sets))
+	for i, s := range sets {
+		named[i] = namedSet{s.Catalog + "/" + s.Set, s.Tasks}
+	}
+	measureSets(t, "merged", servers, named, out)
+}
+
+// namedSet is a task set and its name.
+type namedSet struct {
+	name  string
+	tasks []livemcpbench.Task
 }
 
 func measureCatalog(t *testing.T, c *catalogs.Catalog, out *json.Encoder) {
@@ -230,17 +261,34 @@ func measureCatalog(t *testing.T, c *catalogs.Catalog, out *json.Encoder) {
 		t.Logf("%s: %d tools in %d servers, no task sets", c.Name, n, len(servers))
 		return
 	}
+	var sets []namedSet
+	for _, set := range c.TaskSets {
+		tasks, err := c.Tasks(set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sets = append(sets, namedSet{set, tasks})
+	}
+	measureSets(t, c.Name, servers, sets, out)
+}
+
+// measureSets runs each task set through discover_tools on an in-process
+// gateway over servers, the catalog called name, logs the figures beside
+// plain BM25's, writes each ranking to out (if not nil) and checks the
+// catalog's floors.
+func measureSets(t *testing.T, name string, servers []*livemcpbench.Server, sets []namedSet, out *json.Encoder) {
+	n := 0
+	for _, s := range servers {
+		n += len(s.Tools)
+	}
 	ip, err := livemcpbench.StartInProcess(servers)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ip.Close()
 	base := livemcpbench.NewBaseline(servers)
-	for _, set := range c.TaskSets {
-		tasks, err := c.Tasks(set)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, ns := range sets {
+		set, tasks := ns.name, ns.tasks
 		var ours, plain [][]string
 		for _, task := range tasks {
 			refs, err := livemcpbench.DiscoverRefs(context.Background(), ip.Client, task.Query+livemcpbench.RankingQuerySuffix)
@@ -251,17 +299,17 @@ func measureCatalog(t *testing.T, c *catalogs.Catalog, out *json.Encoder) {
 			plain = append(plain, livemcpbench.TaskNames(task, base.RankRefs(task.Query, 10)))
 			if out != nil {
 				o, p := ours[len(ours)-1], plain[len(plain)-1]
-				line := rankedTask{Catalog: c.Name, Set: set, ID: task.ID, Query: task.Query, Gold: task.Tools, Rank: firstGold(task, o), BM25: firstGold(task, p), Top: o[:min(3, len(o))]}
+				line := rankedTask{Catalog: name, Set: set, ID: task.ID, Query: task.Query, Gold: task.Tools, Rank: firstGold(task, o), BM25: firstGold(task, p), Top: o[:min(3, len(o))]}
 				if err := out.Encode(line); err != nil {
 					t.Fatal(err)
 				}
 			}
 		}
 		mo, mb := retrieval.Evaluate(tasks, ours), retrieval.Evaluate(tasks, plain)
-		t.Logf("%s, %s tasks (%d tools in %d servers)\n%s\n%s\n%s", c.Name, set, n, len(servers), retrieval.Header(), mb.Row("plain BM25"), mo.Row("gateway discover_tools"))
-		f, ok := floors[c.Name][set]
+		t.Logf("%s, %s tasks (%d tools in %d servers)\n%s\n%s\n%s", name, set, n, len(servers), retrieval.Header(), mb.Row("plain BM25"), mo.Row("gateway discover_tools"))
+		f, ok := floors[name][set]
 		if ok && (mo.Hit5 < f.hit5 || mo.Recall5 < f.rec5 || mo.Hit1 < f.hit1 || mo.Hit3 < f.hit3) {
-			t.Errorf("%s %s: below the floors (Hit@1 %.2f, Hit@3 %.2f, Hit@5 %.2f, Recall@5 %.2f)", c.Name, set, f.hit1, f.hit3, f.hit5, f.rec5)
+			t.Errorf("%s %s: below the floors (Hit@1 %.2f, Hit@3 %.2f, Hit@5 %.2f, Recall@5 %.2f)", name, set, f.hit1, f.hit3, f.hit5, f.rec5)
 		}
 	}
 }
