@@ -61,6 +61,7 @@ var ablationParts = []ablationPart{
 	{"part reader", "identifiers", "reading identifiers (usp_GetOrders, getOrders) as names"},
 	{"part reader", "searched-for", "reading what a request searches for"},
 	{"part reader", "colon-content", "reading the content after a colon"},
+	{"part reader", "said-content", `reading what to say ("saying the fix is deployed")`},
 	{"part reader", "brand-words", "reading brand words whole, and their parts"},
 	{"part reader", "value-kinds", "reading what a request's values are"},
 	{"part reader", "compounds", "reading words run together"},

@@ -68,6 +68,7 @@ const (
 	partIdentifier
 	partSearchedFor
 	partColonContent
+	partSaidContent
 	partLocatorKind
 	partHandledFormat
 	partValueKind
@@ -100,6 +101,7 @@ var requestParts = [numParts]struct {
 	partIdentifier:    {"an identifier", payloadWeight},
 	partSearchedFor:   {"what to search for", payloadWeight},
 	partColonContent:  {"the content after a colon", payloadWeight},
+	partSaidContent:   {"what to say", payloadWeight},
 	partLocatorKind:   {"what a path or URL points at", locatorWeight},
 	partHandledFormat: {"the format of a file handled whole", payloadWeight},
 	partValueKind:     {"what a value is", locatorWeight},
@@ -147,6 +149,7 @@ var partReaders = []partReader{
 	{"identifiers", readIdentifiers},
 	{"searched-for", readSearchedFor},
 	{"colon-content", readColonContent},
+	{"said-content", readSaidContent},
 	{"brand-words", readBrandWords},
 	{"value-kinds", readValueKinds},
 	{"compounds", readCompounds},
@@ -307,6 +310,12 @@ func readSearchedFor(_ *Index, r *reading, text string) string {
 func readColonContent(_ *Index, r *reading, text string) string {
 	rest, content := splitColonContent(text)
 	r.parts[partColonContent] = content
+	return rest
+}
+
+func readSaidContent(_ *Index, r *reading, text string) string {
+	rest, said := splitSaidContent(text)
+	r.parts[partSaidContent] = said
 	return rest
 }
 

@@ -181,6 +181,46 @@ func splitColonContent(text string) (rest, content string) {
 	return before, after
 }
 
+// splitSaidContent takes out of a request what it asks to say, to the
+// end: "comment on issue #318 saying the fix is deployed", "a note that
+// says the client approved". Like the content after a colon, it says what
+// to write, not what to do: "fix" there is no request for a tool named
+// for fixing. "Saying" after a form of "be" ("what are guests saying
+// about it") asks what others say, and keeps its words.
+func splitSaidContent(text string) (rest, said string) {
+	if !strings.Contains(text, "say") {
+		return text, ""
+	}
+	m := saidContent.FindStringSubmatchIndex(text)
+	if m == nil || (m[2] >= 0 && beingWords[strings.ToLower(text[m[2]:m[3]])]) {
+		return text, ""
+	}
+	before := Words(text[:m[4]])
+	if len(before) == 0 {
+		return text, ""
+	}
+	if i := firstRequestWord(before); i < len(before) && questionWords[before[i]] {
+		return text, ""
+	}
+	if requestEffect(text) == effectUndo {
+		// "Remove the link saying Alice works at Acme": what it says
+		// picks the thing to remove.
+		return text, ""
+	}
+	return strings.TrimSpace(text[:m[4]]), text[m[6]:m[7]]
+}
+
+// questionWords begin a question: "what are guests saying about it" asks
+// what others say.
+var questionWords = wordSet("what which who how why when where are is was were do does did")
+
+// saidContent matches "saying", "that says" or "to say" and what follows,
+// with the word before.
+var saidContent = regexp.MustCompile(`(?i)(?:\b(\w+)\s+)?\b(saying|that says|which says|to say)\s+(.+)$`)
+
+// beingWords are the forms of "be" before a progressive "saying".
+var beingWords = wordSet("am is are was were be been being s re")
+
 // searchedFor matches "search" or "look" with the place searched, one or
 // two words after a determiner ("the web", "my notes", "our shared
 // drive"), and "for" what it searches for, to the end.
