@@ -185,8 +185,10 @@ func splitColonContent(text string) (rest, content string) {
 // end: "comment on issue #318 saying the fix is deployed", "a note that
 // says the client approved". Like the content after a colon, it says what
 // to write, not what to do: "fix" there is no request for a tool named
-// for fixing. "Saying" after a form of "be" ("what are guests saying
-// about it") asks what others say, and keeps its words.
+// for fixing. Its words stay the request's own in a question ("what are
+// guests saying about it" asks what others say), after a form of "be",
+// and in a request to remove something, where what it says picks the
+// thing ("remove the link saying Alice works at Acme").
 func splitSaidContent(text string) (rest, said string) {
 	if !strings.Contains(text, "say") {
 		return text, ""
@@ -203,8 +205,6 @@ func splitSaidContent(text string) (rest, said string) {
 		return text, ""
 	}
 	if requestEffect(text) == effectUndo {
-		// "Remove the link saying Alice works at Acme": what it says
-		// picks the thing to remove.
 		return text, ""
 	}
 	return strings.TrimSpace(text[:m[4]]), text[m[6]:m[7]]
