@@ -1,6 +1,7 @@
 package catalogs
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -55,6 +56,20 @@ func ReadEntries(path string) ([]Entry, error) {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	return es, nil
+}
+
+// WriteEntries writes entries to path as a tools.json: indented by two
+// spaces, with "<", ">" and "&" as written, so that extracting a catalog
+// again reproduces its file byte for byte.
+func WriteEntries(path string, entries []Entry) error {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(entries); err != nil {
+		return err
+	}
+	return os.WriteFile(path, b.Bytes(), 0o644)
 }
 
 // How a server's definitions are extracted (Source.Method).

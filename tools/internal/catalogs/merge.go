@@ -1,12 +1,9 @@
 package catalogs
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
 
 	"github.com/caddy-mcp/mcp-gateway/tools/internal/livemcpbench"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // The merged catalog. A catalog of a few hundred tools from one field is
@@ -87,23 +84,20 @@ func qualifiedGold(servers []*livemcpbench.Server, renamed map[string]string, go
 	return out
 }
 
-// WriteServers writes servers to path as a tools.json in LiveMCPBench's
-// format, each server key its domain.
+// WriteServers writes servers to path as a tools.json (see WriteEntries),
+// each server key its domain.
 func WriteServers(path string, servers []*livemcpbench.Server) error {
-	type entry struct {
-		Name        string                            `json:"name"`
-		Description string                            `json:"description"`
-		Category    string                            `json:"category"`
-		Tools       map[string]map[string][]*mcp.Tool `json:"tools"`
-	}
-	entries := make([]entry, len(servers))
+	entries := make([]Entry, len(servers))
 	for i, s := range servers {
-		entries[i] = entry{Name: s.Name, Description: s.Description, Category: s.Category,
-			Tools: map[string]map[string][]*mcp.Tool{s.Domain: {"tools": s.Tools}}}
+		tools := make([]Tool, len(s.Tools))
+		for j, t := range s.Tools {
+			tools[j] = Tool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: t.InputSchema}
+			if t.Annotations != nil {
+				tools[j].Annotations = t.Annotations
+			}
+		}
+		entries[i] = Entry{Name: s.Name, Description: s.Description, Category: s.Category,
+			Tools: map[string]ToolList{s.Domain: {Tools: tools}}}
 	}
-	b, err := json.Marshal(entries)
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(path, b, 0o644)
+	return WriteEntries(path, entries)
 }

@@ -1,6 +1,7 @@
 package catalogs
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -86,5 +87,26 @@ func TestMerge(t *testing.T) {
 	}
 	if len(back) != 3 || back[1].Domain != "github-b" || back[1].Tools[0].Name != "search" {
 		t.Errorf("read back %d servers, the second %+v", len(back), back[1])
+	}
+}
+
+// WriteEntries writes a catalog's tools.json as extract wrote it: read
+// and written again, every built catalog's file is the same bytes.
+func TestWriteEntriesReproducesToolsJSON(t *testing.T) {
+	for _, name := range []string{"support", "ai", "documents"} {
+		path := filepath.Join(toolsDir(t), "internal", "catalogs", name, ToolsFile)
+		entries, err := ReadEntries(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := filepath.Join(t.TempDir(), ToolsFile)
+		if err := WriteEntries(out, entries); err != nil {
+			t.Fatal(err)
+		}
+		want, _ := os.ReadFile(path)
+		got, _ := os.ReadFile(out)
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: tools.json written again differs (%d bytes, was %d)", name, len(got), len(want))
+		}
 	}
 }

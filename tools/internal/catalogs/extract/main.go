@@ -115,17 +115,9 @@ func run(dir, only string, gits, bins mapping) error {
 			Tools: map[string]catalogs.ToolList{s.Key: {Tools: tools}},
 		})
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(out); err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(dir, catalogs.ToolsFile), b.Bytes(), 0o644)
+	return catalogs.WriteEntries(filepath.Join(dir, catalogs.ToolsFile), out)
 }
 
-// fromGit reads the tool files of s at its commit in the clone gitDir.
 // webPage is a server's public page: its repository on GitHub or, when it
 // publishes none, its package on npm.
 func webPage(s catalogs.Source) string {
@@ -139,6 +131,7 @@ func webPage(s catalogs.Source) string {
 	return "https://www.npmjs.com/package/" + name
 }
 
+// fromGit reads the tool files of s at its commit in the clone gitDir.
 func fromGit(s catalogs.Source, gitDir string) ([]catalogs.Tool, error) {
 	if gitDir == "" {
 		return nil, fmt.Errorf("no clone of %s given (-git %s=DIR)", s.Repository, s.Repository)
