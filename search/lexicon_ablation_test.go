@@ -44,6 +44,7 @@ func TestLexiconEntries(t *testing.T) {
 		{"documents", "../tools/internal/catalogs/documents", []string{"blind"}},
 		{"support", "../tools/internal/catalogs/support", []string{"blind"}},
 		{"ai", "../tools/internal/catalogs/ai", []string{"blind"}},
+		{"web", "../tools/internal/catalogs/web", []string{"blind"}},
 	}
 	type request struct {
 		set, text string

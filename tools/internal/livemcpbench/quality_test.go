@@ -179,6 +179,12 @@ var floors = map[string]map[string]floor{
 	"ai": {
 		"blind": {hit1: 0.615, hit3: 0.80, hit5: 0.865},
 	},
+	// web: first measured at 9ead7ca, before any change was tuned on it
+	// (Hit@1 0.675, Hit@3 0.867, Hit@5 0.925 on its 120 blind requests),
+	// less about two requests each.
+	"web": {
+		"blind": {hit1: 0.655, hit3: 0.85, hit5: 0.905},
+	},
 }
 
 // TestRetrievalQuality runs each task set of each catalog through
