@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/caddy-mcp/mcp-gateway/tools/internal/catalogs"
 	"github.com/caddy-mcp/mcp-gateway/tools/internal/procs"
 )
 
@@ -54,5 +55,33 @@ func TestUnreadBatches(t *testing.T) {
 	}
 	if n := len(unreadCalibBatches); n != 38 {
 		t.Errorf("%d unread batches, want 38", n)
+	}
+}
+
+// TestEveryTaskSetReported checks that the table reports every task set of
+// every catalog it measures (the unsealed ones), so that a new catalog is
+// not measured and then left out of the table.
+func TestEveryTaskSetReported(t *testing.T) {
+	root, err := procs.RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := catalogs.All(procs.ToolsDir(root))
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := make(map[string]bool)
+	for _, s := range reported {
+		listed[s] = true
+	}
+	for _, c := range all {
+		if c.Sealed {
+			continue
+		}
+		for _, set := range c.TaskSets {
+			if !listed[c.Name+"/"+set] {
+				t.Errorf("task set %s/%s is measured but not in reported", c.Name, set)
+			}
+		}
 	}
 }
