@@ -238,8 +238,8 @@ func init() {
 // framingVerbs, first in a request, frame it: "show me the last 10
 // commits" asks to see the commits, and a tool named for showing
 // (git_show) is no likelier for that, so queries weigh the verb
-// framingVerbWeight there. Measured: "get", "check", "list" and "find"
-// name the job often enough that weighing them less lost first places.
+// framingVerbWeight there. "get", "check", "list" and "find" are not
+// framing verbs: they often name the job.
 var framingVerbs = wordSet("show display")
 
 // framingVerbWeight weighs a request's framing verb (see framingVerbs).

@@ -8,11 +8,7 @@ import "regexp"
 // whose max_count says so, more than git_show, which shows one commit;
 // getComments, which takes a limit, more than getStoryWithComments.
 // Such a tool's score grows by countParameterBonus.
-//
-// Measured on calib (the requests whose misses were read, and in
-// brackets the unread ones): Hit@1 +12 (+14), Hit@3 +1 (+1), none lost.
-// A bonus of 0.1 gained one first place fewer in each; 0.2 and more
-// began to lose some ("the top 10 trending stories on Tencent News").
+// How it was chosen: docs/search.md, "The tuned values".
 const countParameterBonus = 0.15
 
 // countedRE matches a count of things: a counting word and a number

@@ -18,13 +18,7 @@ import (
 // file" asks for what ebay_fetch_payment_dispute_evidence_content does
 // ("Download evidence file content ..."), though "download" changes and
 // "fetch" reads. A request or a tool that says neither ranks as before.
-//
-// Measured with go run ./bench/retrieval on LiveMCPBench's tools, Hit@1
-// rose on every set of short requests (short 0.829 to 0.843, everyday 0.475
-// to 0.537, fresh 0.557 to 0.614, blind 0.671 to 0.686) and dev Hit@5 from
-// 0.841 to 0.864; dev Hit@1 lost one task (0.500 to 0.477). The penalty
-// was chosen among 0.1 to 0.5 on dev, short, everyday and fresh; from 0.3
-// up the figures barely move.
+// How it was chosen: docs/search.md, "The tuned values".
 const intentPenalty = 0.4
 
 // intent is what a request asks of a tool, or what a tool does.

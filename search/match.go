@@ -166,9 +166,8 @@ func (ix *Index) withSynonyms(t string, matches []termMatch) []termMatch {
 // commonForSynonym reports whether an index term is too common to be
 // searched as a synonym: held by over a fifth of a large catalog's
 // documents, it barely moves a ranking at half weight, and its long
-// posting list costs time. (An eighth, as before, kept "search" from
-// "find" and "read" from "open" in LiveMCPBench's catalog, and measured
-// 5 first places worse over the tuning sets.)
+// posting list costs time.
+// How it was chosen: docs/search.md, "The tuned values".
 func (ix *Index) commonForSynonym(id int32) bool {
 	df := len(ix.postings[id])
 	return df > 64 && df > ix.n/5

@@ -18,13 +18,7 @@ import (
 // request also speaks of the word without a number ("add a slide after
 // slide 3"). A number that begins a date ("meeting notes 2024-05-02")
 // names no item.
-//
-// Measured with go run ./bench/retrieval on LiveMCPBench's tools: every
-// request it moved gained its first place (calib Hit@1 0.775 to 0.778,
-// fresh 0.714 to 0.729); none lost one. Penalties of 0.2 and 0.4 measure
-// the same. The rule for tools that make a new one moved 22 requests to
-// add to or change a numbered slide up (10 into the first three) and one
-// down.
+// How it was chosen: docs/search.md, "The tuned values".
 const numberedPenalty = 0.4
 
 // numberedRE finds a word followed by a number, with "#", "no.",

@@ -5,12 +5,7 @@ package search
 // parameter: add_chart, whose parameters name the slide, more than
 // generate_bar_chart, which makes a chart apart from any slide. Such a
 // tool's score grows by itemParameterBonus.
-//
-// Measured on calib (the requests whose misses were read, and in brackets
-// those whose misses were not): Hit@1 +11 (+3) and Hit@3 +6 (+2), none
-// lost, nearly all about slides. Bonuses of 0.2 and 0.3 moved fewer; 0.8
-// lost requests to insert a slide "at position 5" to tools that take a
-// position.
+// How it was chosen: docs/search.md, "The tuned values".
 const itemParameterBonus = 0.5
 
 // placedItems are the numbered items of a request (items, see

@@ -63,9 +63,8 @@ const (
 	// placeNameWeight weighs a place word of the query in the share of a
 	// name the query spells out, and placeNameScale its frequency in
 	// names: "add a rectangle on slide 2" is no request for a tool about
-	// slides (apply_slide_template). Measured on the calibration
-	// requests: 0.4 gained most first and third places; 0.3 lost as many
-	// first places as it gained.
+	// slides (apply_slide_template).
+	// How it was chosen: docs/search.md, "The tuned values".
 	placeNameWeight = 0.5
 	placeNameScale  = 0.4
 )

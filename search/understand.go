@@ -119,9 +119,9 @@ const (
 	payloadWeight = 0.5
 	// dirWeight weighs the words of the directories a query's paths name
 	// their files and folders in ("home sam projects" of
-	// "/home/sam/projects/blog/assets"; see splitLocators). Chosen on
-	// calib among 0.05 to 0.35: 0.1 and 0.15 measure the same, and beat
-	// payloadWeight by Hit@1 +12 (read) and +8 -1 (unread).
+	// "/home/sam/projects/blog/assets"; see splitLocators): less than a
+	// file's own name.
+	// How it was chosen: docs/search.md, "The tuned values".
 	dirWeight = 0.15
 	// compoundWeight weighs the compounds of a query's adjacent words
 	// (see joinedWords); at full weight they cost more than they gained.
