@@ -45,6 +45,7 @@ func TestLexiconEntries(t *testing.T) {
 		{"support", "../tools/internal/catalogs/support", []string{"blind"}},
 		{"ai", "../tools/internal/catalogs/ai", []string{"blind"}},
 		{"web", "../tools/internal/catalogs/web", []string{"blind"}},
+		{"research", "../tools/internal/catalogs/research", []string{"blind"}},
 	}
 	type request struct {
 		set, text string

@@ -49,12 +49,13 @@ func TestCatalogs(t *testing.T) {
 		"support":    {7, 181},
 		"ai":         {10, 146},
 		"web":        {10, 167},
+		"research":   {7, 178},
 	}
 	all, err := All(toolsDir(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := Names(all); !reflect.DeepEqual(got, []string{LiveMCPBench, "ai", "business", "chain", "cloud", "commerce", "content", "data", "devtools", "documents", "finance", "learning", "leisure", "marketing", "media", "secops", "social", "support", "web", "workplace"}) {
+	if got := Names(all); !reflect.DeepEqual(got, []string{LiveMCPBench, "ai", "business", "chain", "cloud", "commerce", "content", "data", "devtools", "documents", "finance", "learning", "leisure", "marketing", "media", "research", "secops", "social", "support", "web", "workplace"}) {
 		t.Errorf("catalogs = %v", got)
 	}
 	for _, c := range all {
@@ -95,7 +96,7 @@ func TestCatalogs(t *testing.T) {
 // TestBuiltCatalogs checks the catalogs built here against their
 // sources.json, licences and writers' kit.
 func TestBuiltCatalogs(t *testing.T) {
-	for _, name := range []string{"devtools", "business", "cloud", "commerce", "workplace", "secops", "content", "data", "leisure", "finance", "social", "learning", "media", "chain", "marketing", "documents", "support", "ai", "web"} {
+	for _, name := range []string{"devtools", "business", "cloud", "commerce", "workplace", "secops", "content", "data", "leisure", "finance", "social", "learning", "media", "chain", "marketing", "documents", "support", "ai", "web", "research"} {
 		t.Run(name, func(t *testing.T) {
 			c, err := Open(filepath.Join(toolsDir(t), "internal", "catalogs", name))
 			if err != nil {
