@@ -60,3 +60,36 @@ func isIdentifierText(tok string) bool {
 	}
 	return true
 }
+
+// withoutIdentifiers is text without its identifiers: the tokens that
+// join words with '_' or run them together in camelCase.
+func withoutIdentifiers(text string) string {
+	tokens := strings.Fields(text)
+	kept := tokens[:0]
+	for _, t := range tokens {
+		if !isIdentifier(t) {
+			kept = append(kept, t)
+		}
+	}
+	return strings.Join(kept, " ")
+}
+
+// isIdentifier reports whether a token joins words with '_' or runs
+// them together as Words splits camelCase (see camelBoundary):
+// usp_GetOrders, node_cpu_seconds_total, getOrders, and brand names such
+// as iPhone, which name no action either. It is wider than isNameToken:
+// for cutting a request into steps (see namesAction) a brand names no
+// action, while for weighing a request's words a brand is the service
+// asked for, not a name to weigh less.
+func isIdentifier(token string) bool {
+	if strings.Contains(strings.Trim(token, "_"), "_") {
+		return true
+	}
+	runes := []rune(token)
+	for i := 1; i < len(runes); i++ {
+		if camelBoundary(runes, i) {
+			return true
+		}
+	}
+	return false
+}

@@ -117,36 +117,6 @@ func namesAction(part string) bool {
 
 var objectPronouns = wordSet("it them")
 
-// withoutIdentifiers is text without its identifiers: the tokens that
-// join words with '_' or run them together in camelCase.
-func withoutIdentifiers(text string) string {
-	tokens := strings.Fields(text)
-	kept := tokens[:0]
-	for _, t := range tokens {
-		if !isIdentifier(t) {
-			kept = append(kept, t)
-		}
-	}
-	return strings.Join(kept, " ")
-}
-
-// isIdentifier reports whether a token joins words with '_' or runs
-// them together as Words splits camelCase (see camelBoundary):
-// usp_GetOrders, node_cpu_seconds_total, getOrders, and brand names such
-// as iPhone, which name no action either.
-func isIdentifier(token string) bool {
-	if strings.Contains(strings.Trim(token, "_"), "_") {
-		return true
-	}
-	runes := []rune(token)
-	for i := 1; i < len(runes); i++ {
-		if camelBoundary(runes, i) {
-			return true
-		}
-	}
-	return false
-}
-
 // searchSteps ranks the whole text and each step, and merges the rankings
 // by reciprocal rank fusion, each counted alike. The whole text's best hit
 // stays first: it is what the request is most about. Past
