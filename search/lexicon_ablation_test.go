@@ -46,6 +46,7 @@ func TestLexiconEntries(t *testing.T) {
 		{"ai", "../tools/internal/catalogs/ai", []string{"blind"}},
 		{"web", "../tools/internal/catalogs/web", []string{"blind"}},
 		{"research", "../tools/internal/catalogs/research", []string{"blind"}},
+		{"backoffice", "../tools/internal/catalogs/backoffice", []string{"blind"}},
 	}
 	type request struct {
 		set, text string

@@ -50,12 +50,13 @@ func TestCatalogs(t *testing.T) {
 		"ai":         {10, 146},
 		"web":        {10, 167},
 		"research":   {7, 178},
+		"backoffice": {6, 220},
 	}
 	all, err := All(toolsDir(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := Names(all); !reflect.DeepEqual(got, []string{LiveMCPBench, "ai", "business", "chain", "cloud", "commerce", "content", "data", "devtools", "documents", "finance", "learning", "leisure", "marketing", "media", "research", "secops", "social", "support", "web", "workplace"}) {
+	if got := Names(all); !reflect.DeepEqual(got, []string{LiveMCPBench, "ai", "backoffice", "business", "chain", "cloud", "commerce", "content", "data", "devtools", "documents", "finance", "learning", "leisure", "marketing", "media", "research", "secops", "social", "support", "web", "workplace"}) {
 		t.Errorf("catalogs = %v", got)
 	}
 	for _, c := range all {
@@ -96,7 +97,7 @@ func TestCatalogs(t *testing.T) {
 // TestBuiltCatalogs checks the catalogs built here against their
 // sources.json, licences and writers' kit.
 func TestBuiltCatalogs(t *testing.T) {
-	for _, name := range []string{"devtools", "business", "cloud", "commerce", "workplace", "secops", "content", "data", "leisure", "finance", "social", "learning", "media", "chain", "marketing", "documents", "support", "ai", "web", "research"} {
+	for _, name := range []string{"devtools", "business", "cloud", "commerce", "workplace", "secops", "content", "data", "leisure", "finance", "social", "learning", "media", "chain", "marketing", "documents", "support", "ai", "web", "research", "backoffice"} {
 		t.Run(name, func(t *testing.T) {
 			c, err := Open(filepath.Join(toolsDir(t), "internal", "catalogs", name))
 			if err != nil {

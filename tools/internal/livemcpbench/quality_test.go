@@ -191,6 +191,12 @@ var floors = map[string]map[string]floor{
 	"research": {
 		"blind": {hit1: 0.825, hit3: 0.925, hit5: 0.93},
 	},
+	// backoffice: first measured at 6a6c787, before any change was tuned
+	// on it (Hit@1 0.733, Hit@3 0.900, Hit@5 0.917 on its 120 blind
+	// requests), less about two requests each.
+	"backoffice": {
+		"blind": {hit1: 0.715, hit3: 0.88, hit5: 0.9},
+	},
 }
 
 // TestRetrievalQuality runs each task set of each catalog through
