@@ -482,8 +482,13 @@ func parseUpstream(d *caddyfile.Dispenser) (*gateway.UpstreamConfig, error) {
 			if u.Session != gateway.SessionShared && u.Session != gateway.SessionPerClient {
 				return nil, d.Errf("upstream %q: unknown session %q; use %s or %s", u.Name, u.Session, gateway.SessionShared, gateway.SessionPerClient)
 			}
+		case "relay_roots":
+			if d.NextArg() {
+				return nil, d.Errf("upstream %q: relay_roots takes no value", u.Name)
+			}
+			u.RelayRoots = true
 		default:
-			return nil, d.Errf("upstream %q: unknown option %q; options are url, transport, header, forward_header, command, args, env, dir, description, timeout, max_concurrent_calls, max_concurrent_calls_per_identity, max_client_sessions, group, allow, deny, tool, prefix and session", u.Name, option)
+			return nil, d.Errf("upstream %q: unknown option %q; options are url, transport, header, forward_header, command, args, env, dir, description, timeout, max_concurrent_calls, max_concurrent_calls_per_identity, max_client_sessions, group, allow, deny, tool, prefix, session and relay_roots", u.Name, option)
 		}
 	}
 	return u, nil

@@ -11,34 +11,37 @@ import (
 // stateless revision states its client's capabilities.
 const metaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
 
-// relayableCapabilities are the client capabilities the gateway can relay
-// from an upstream to the client that called it: sampling, elicitation
-// (form and URL) and roots. A discovery connection declares them all, so
-// that the catalog holds the tools an upstream offers only to clients that
-// have them; each call then states the calling client's own (see
+// relayableCapabilities are the client capabilities a discovery
+// connection declares: sampling and elicitation (form and URL), which the
+// gateway can relay from an upstream to the client that called it, so
+// that the catalog holds the tools an upstream offers only to clients
+// that have them; each call then states the calling client's own (see
 // callerCapabilities), and a client that lacks one an upstream asks for
-// gets a clear error.
+// gets a clear error. Roots are not declared: the discovery connection
+// is shared by every client and has none to give (see RelayRoots).
 func relayableCapabilities() *mcp.ClientCapabilities {
 	return &mcp.ClientCapabilities{
 		Sampling:    &mcp.SamplingCapabilities{},
 		Elicitation: &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}, URL: &mcp.URLElicitationCapabilities{}},
-		RootsV2:     &mcp.RootCapabilities{},
 	}
 }
 
 // callerCapabilities are the capabilities of the client behind a request,
-// as far as the gateway can relay them: none for a client the gateway
-// serves without a session of the earlier revisions (it cannot be asked).
-func callerCapabilities(caps *mcp.ClientCapabilities, canAsk bool) *mcp.ClientCapabilities {
+// as far as the gateway relays them to an upstream: none for a client the
+// gateway serves without a session of the earlier revisions (it cannot be
+// asked), and roots only to an upstream with RelayRoots (relayRoots).
+func callerCapabilities(caps *mcp.ClientCapabilities, canAsk, relayRoots bool) *mcp.ClientCapabilities {
 	out := &mcp.ClientCapabilities{}
 	if caps == nil || !canAsk {
 		return out
 	}
 	out.Sampling = caps.Sampling
 	out.Elicitation = caps.Elicitation
-	out.RootsV2 = caps.RootsV2
-	if out.RootsV2 == nil && caps.Roots.ListChanged {
-		out.RootsV2 = &mcp.RootCapabilities{ListChanged: true}
+	if relayRoots {
+		out.RootsV2 = caps.RootsV2
+		if out.RootsV2 == nil && caps.Roots.ListChanged {
+			out.RootsV2 = &mcp.RootCapabilities{ListChanged: true}
+		}
 	}
 	return out
 }
@@ -76,18 +79,28 @@ func declareRelayable(opts *mcp.ClientOptions) {
 
 // refuseSharedQuestions is receiving middleware for a shared upstream
 // session: an upstream's sampling, elicitation or roots request on it
-// cannot be told apart by the client it is for, so it is refused, with
-// the remedy.
+// cannot be told apart by the client it is for, so it is refused, saying
+// what can relay it. The session may serve several configs (the pool
+// shares it by connection), so the message holds whatever they set.
 func refuseSharedQuestions(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		switch method {
-		case "sampling/createMessage", "elicitation/create", "roots/list":
+		case "sampling/createMessage", "elicitation/create":
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "caddy-mcp-gateway cannot relay " + method +
-				" on the session it shares among its clients; its operator can set `session per_client` on this upstream " +
-				"to relay such requests to the client that called"}
+				" on the session it shares among its clients (it lists the upstream's tools on it); with `session per_client`, " +
+				"each client's own session relays such requests to that client"}
+		case "roots/list":
+			return nil, refuseRoots()
 		}
 		return next(ctx, method, req)
 	}
+}
+
+// refuseRoots answers an upstream's roots/list request that the gateway
+// does not relay (see RelayRoots).
+func refuseRoots() error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "caddy-mcp-gateway gives this upstream no client roots: " +
+		"it relays a client's roots only to an upstream with `relay_roots` (and `session per_client` for one that asks on its session)"}
 }
 
 // capabilitiesMeta is caps as the stateless revision states them in a

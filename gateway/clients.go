@@ -89,7 +89,7 @@ func (g *Gateway) upstreamFor(req mcp.Request, d *Domain) (*Upstream, *Relay, er
 	if limit := cfg.ClientSessionLimit(); limit > 0 && g.clients.count(d.Name) >= limit {
 		return nil, nil, &BusyError{Limit: limit, ClientSessions: true}
 	}
-	relay := newRelay(ss)
+	relay := newRelay(ss, cfg.RelayRoots)
 	level := state.level
 	u := NewUpstream(cfg.Connection, UpstreamOptions{
 		Logger: g.logger.With(zap.String("upstream", d.Name), zap.String("client_session", ss.ID())),

@@ -146,6 +146,15 @@ type UpstreamConfig struct {
 	// error. Zero means DefaultMaxClientSessions for a stdio upstream and
 	// no bound for an HTTP one; negative, no bound.
 	MaxClientSessions int `json:"max_client_sessions,omitempty"`
+
+	// RelayRoots lets the upstream learn the calling client's roots: the
+	// gateway declares the client's roots capability to it and relays its
+	// roots/list requests to the client. Off, the upstream is told of no
+	// roots and its roots/list requests are refused. Roots name folders
+	// an upstream may work in, as paths on its own host (the filesystem
+	// server replaces the folders it was started with by them), so only
+	// an upstream that runs where its clients' files are should get them.
+	RelayRoots bool `json:"relay_roots,omitempty"`
 }
 
 // DefaultMaxClientSessions bounds the processes a per_client stdio

@@ -60,6 +60,7 @@ func connectClient(t *testing.T, g *Gateway, roots ...string) *mcp.ClientSession
 func TestRootsRelayedToTheCallingClient(t *testing.T) {
 	up := httpUpstream("duplex", serveHTTP(t, duplexServer(make(chan struct{}, 1))).URL)
 	up.Session = SessionPerClient
+	up.RelayRoots = true
 	tg := startGateway(t, Config{Upstreams: []*UpstreamConfig{up}})
 	a := connectClient(t, tg.Gateway, "file:///home/a")
 	b := connectClient(t, tg.Gateway, "file:///home/b", "file:///srv")
@@ -68,6 +69,61 @@ func TestRootsRelayedToTheCallingClient(t *testing.T) {
 		if err != nil || res.IsError || text(res) != want {
 			t.Errorf("roots through execute_tool = %v (%v), want %q", text(res), err, want)
 		}
+	}
+}
+
+// TestRootsKeptFromAnUpstreamWithoutRelayRoots: roots name folders on the
+// upstream's host, so an upstream without relay_roots is told of none,
+// its roots/list requests are refused, and the client is never asked,
+// whether the upstream asks on a client's own session or on the shared
+// one.
+func TestRootsKeptFromAnUpstreamWithoutRelayRoots(t *testing.T) {
+	for _, session := range []string{SessionPerClient, SessionShared} {
+		t.Run(session, func(t *testing.T) {
+			var declared *mcp.ClientCapabilities
+			s := duplexServer(make(chan struct{}, 1))
+			s.AddTool(&mcp.Tool{Name: "capabilities", Description: "The client's capabilities.", InputSchema: map[string]any{"type": "object"}},
+				func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+					declared = req.Session.InitializeParams().Capabilities
+					return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil
+				})
+			up := httpUpstream("duplex", serveHTTP(t, s).URL)
+			up.Session = session
+			tg := startGateway(t, Config{Upstreams: []*UpstreamConfig{up}})
+			asked := 0
+			c := mcp.NewClient(&mcp.Implementation{Name: "with-roots"}, nil)
+			c.AddRoots(&mcp.Root{URI: "file:///"})
+			c.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+				return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+					if method == "roots/list" {
+						asked++
+					}
+					return next(ctx, method, req)
+				}
+			})
+			ct, st := mcp.NewInMemoryTransports()
+			if _, err := tg.Server().Connect(context.Background(), st, nil); err != nil {
+				t.Fatal(err)
+			}
+			cs, err := c.Connect(context.Background(), ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cs.Close()
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: ExecuteToolName, Arguments: map[string]any{"tool_name": "duplex.roots"}})
+			if err != nil || !strings.Contains(text(res), "relay_roots") || strings.Contains(text(res), "file:///") {
+				t.Errorf("roots through execute_tool = %v (%v), want a refusal naming relay_roots", text(res), err)
+			}
+			if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: ExecuteToolName, Arguments: map[string]any{"tool_name": "duplex.capabilities"}}); err != nil {
+				t.Fatal(err)
+			}
+			if declared == nil || declared.RootsV2 != nil || declared.Roots.ListChanged {
+				t.Errorf("the upstream was told the client capabilities %+v, want no roots", declared)
+			}
+			if asked != 0 {
+				t.Errorf("the client was asked for its roots %d times, want never", asked)
+			}
+		})
 	}
 }
 

@@ -60,6 +60,9 @@ type inputExchange struct {
 	// session, if it has one (askable).
 	stateless, askable   bool
 	method, domain, name string
+	// relayRoots: the domain's upstream may learn the caller's roots
+	// (UpstreamConfig.RelayRoots).
+	relayRoots bool
 }
 
 // exchange makes the inputExchange of a request to domain's name; caps
@@ -68,12 +71,15 @@ type inputExchange struct {
 func (g *Gateway) exchange(req mcp.Request, caps func() *mcp.ClientCapabilities, version, method, domain, name string) *inputExchange {
 	ss, _ := req.GetSession().(*mcp.ServerSession)
 	stateless := version >= StatelessRevision
-	askable := !stateless && ss != nil && !g.current().stateless
+	s := g.current()
+	askable := !stateless && ss != nil && !s.stateless
+	cfg := s.byName[domain]
 	return &inputExchange{
 		g: g, caller: g.callerOf(req.GetExtra()), session: ss,
 		capsOf:    caps,
 		stateless: stateless, askable: askable,
 		method: method, domain: domain, name: name,
+		relayRoots: cfg != nil && cfg.RelayRoots,
 	}
 }
 
@@ -87,7 +93,7 @@ func (x *inputExchange) capabilities() *mcp.ClientCapabilities {
 		if x.capsOf != nil {
 			declared = x.capsOf()
 		}
-		x.caps = callerCapabilities(declared, x.stateless || x.askable)
+		x.caps = callerCapabilities(declared, x.stateless || x.askable, x.relayRoots)
 	}
 	return x.caps
 }
@@ -123,8 +129,8 @@ func (x *inputExchange) seal(upstream, pending string) string {
 // retry with. It fails, with what the model or client can act on, when the
 // caller cannot answer.
 func (x *inputExchange) questions(ctx context.Context, reqs mcp.InputRequestMap, upstreamState string, round int) (sealed string, answers mcp.InputResponseMap, err error) {
-	if missing := x.missingCapabilities(reqs); len(missing) > 0 {
-		return "", nil, x.missingError(missing)
+	if err := x.unanswerable(reqs); err != nil {
+		return "", nil, err
 	}
 	switch {
 	case x.stateless:
@@ -139,6 +145,24 @@ func (x *inputExchange) questions(ctx context.Context, reqs mcp.InputRequestMap,
 	}
 	answers, err = x.ask(ctx, reqs)
 	return "", answers, err
+}
+
+// unanswerable refuses questions the caller is not to be asked: roots for
+// an upstream without RelayRoots, and any that need capabilities the
+// caller lacks. It is nil if the caller can answer them all.
+func (x *inputExchange) unanswerable(reqs mcp.InputRequestMap) error {
+	if !x.relayRoots {
+		for _, ir := range reqs {
+			if _, ok := ir.(*mcp.ListRootsParams); ok {
+				return refuse(mcp.CodeMissingRequiredClientCapabilities,
+					"%s asks for its client's roots, which this gateway relays only to an upstream with relay_roots", x.what())
+			}
+		}
+	}
+	if missing := x.missingCapabilities(reqs); len(missing) > 0 {
+		return x.missingError(missing)
+	}
+	return nil
 }
 
 // missingError refuses questions that need capabilities the caller lacks.

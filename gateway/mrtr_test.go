@@ -130,3 +130,72 @@ func TestRequestStateIsBoundToItsCallerAndRequest(t *testing.T) {
 		t.Errorf("alice's own retry: %v", ok)
 	}
 }
+
+// TestStatelessUpstreamGetsRootsOnlyWithRelayRoots: an upstream of the
+// stateless revision that asks for the client's roots gets them only with
+// relay_roots; without, it is told of no roots capability, and its
+// question is refused (naming the option) without reaching the client, of
+// either era.
+func TestStatelessUpstreamGetsRootsOnlyWithRelayRoots(t *testing.T) {
+	var toldRoots []bool
+	s := mcp.NewServer(&mcp.Implementation{Name: "rooted"}, nil)
+	s.AddTool(&mcp.Tool{Name: "where", Description: "Say the client's roots.", InputSchema: map[string]any{"type": "object"}},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			caps, _ := req.Params.GetMeta()[metaClientCapabilities].(map[string]any)
+			_, roots := caps["roots"]
+			toldRoots = append(toldRoots, roots)
+			if answer, ok := req.Params.InputResponses["roots"].(*mcp.ListRootsResult); ok {
+				var uris []string
+				for _, r := range answer.Roots {
+					uris = append(uris, r.URI)
+				}
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Join(uris, ",")}}}, nil
+			}
+			return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"roots": &mcp.ListRootsParams{}}, RequestState: "asked"}, nil
+		})
+	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: true}))
+	t.Cleanup(ts.Close)
+	for _, relay := range []bool{false, true} {
+		up := httpUpstream("r", ts.URL)
+		up.RelayRoots = relay
+		tg := startGateway(t, Config{Upstreams: []*UpstreamConfig{up}})
+		edge := serveEdge(t, tg, EdgeOptions{})
+		for _, version := range []string{"", "2025-11-25"} {
+			toldRoots = nil
+			asked := 0
+			client := mcp.NewClient(&mcp.Implementation{Name: "rooted-client"}, nil)
+			client.AddRoots(&mcp.Root{URI: "file:///"})
+			client.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+				return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+					if method == "roots/list" {
+						asked++
+					}
+					return next(ctx, method, req)
+				}
+			})
+			opts := &mcp.ClientSessionOptions{ProtocolVersion: version}
+			if version == "" {
+				opts = nil
+			}
+			cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: edge.URL}, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: ExecuteToolName, Arguments: map[string]any{"tool_name": "r.where", "arguments": map[string]any{}}})
+			cancel()
+			cs.Close()
+			if err != nil {
+				t.Fatalf("relay_roots %v, client at %q: %v", relay, version, err)
+			}
+			got := text(res)
+			if relay && got != "file:///" {
+				t.Errorf("with relay_roots, a client at %q: %q, want its root", version, got)
+			}
+			if !relay && (!strings.Contains(got, "relay_roots") || asked != 0 || len(toldRoots) != 1 || toldRoots[0]) {
+				t.Errorf("without relay_roots, a client at %q: %q, asked %d times, upstream told roots %v; want a refusal naming relay_roots, the client never asked, the upstream told of no roots",
+					version, got, asked, toldRoots)
+			}
+		}
+	}
+}

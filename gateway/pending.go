@@ -200,10 +200,10 @@ collect:
 		reqs[id] = q.params
 	}
 	c.mu.Unlock()
-	if missing := x.missingCapabilities(reqs); len(missing) > 0 {
+	if err := x.unanswerable(reqs); err != nil {
 		c.cancel()
 		g.held.remove(c.id)
-		return nil, x.missingError(missing)
+		return nil, err
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{}, InputRequests: reqs, RequestState: x.seal("", c.id)}, nil
 }
@@ -235,6 +235,9 @@ func (r *questionRelay) install(c *mcp.Client) {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			switch method {
 			case "sampling/createMessage", "elicitation/create", "roots/list":
+				if method == "roots/list" && r.caps.RootsV2 == nil {
+					return nil, refuseRoots()
+				}
 				ir, ok := req.GetParams().(mcp.InputRequest)
 				if !ok {
 					return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: method + ": no parameters"}

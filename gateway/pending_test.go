@@ -57,6 +57,7 @@ func askingServer() *mcp.Server {
 func TestHeldCallCarriesAnEarlierUpstreamsQuestionsToAStatelessClient(t *testing.T) {
 	up := httpUpstream("asking", serveHTTP(t, askingServer()).URL)
 	up.Session = SessionPerClient
+	up.RelayRoots = true
 	for _, mode := range []string{ModeMeta, ModePassthrough} {
 		t.Run(mode, func(t *testing.T) {
 			tg := startGateway(t, Config{Mode: mode, Upstreams: []*UpstreamConfig{up}})

@@ -18,8 +18,9 @@ type ClientRelay interface {
 
 // Relay connects one client session's own upstream session to that client:
 // the upstream session advertises the client's capabilities (sampling,
-// elicitation, roots), and what the upstream sends a client (requests for
-// sampling, elicitation and roots, log messages) reaches this client. Each
+// elicitation, and roots to an upstream with RelayRoots), and what the
+// upstream sends a client (requests for sampling, elicitation and those
+// roots, log messages) reaches this client. Each
 // is sent in the context of the client's call in flight to that upstream,
 // if there is one, so that it travels on that call's stream, and is
 // cancelled with it.
@@ -31,13 +32,14 @@ type Relay struct {
 	calls []context.Context // the client's calls in flight on this upstream session, oldest first
 }
 
-func newRelay(session *mcp.ServerSession) *Relay {
-	r := &Relay{session: session, caps: &mcp.ClientCapabilities{}}
-	if p := session.InitializeParams(); p != nil && p.Capabilities != nil {
-		c := p.Capabilities
-		r.caps = &mcp.ClientCapabilities{Sampling: c.Sampling, Elicitation: c.Elicitation, RootsV2: c.RootsV2}
+// newRelay makes the relay of session to an upstream; relayRoots is the
+// upstream's RelayRoots.
+func newRelay(session *mcp.ServerSession, relayRoots bool) *Relay {
+	var declared *mcp.ClientCapabilities
+	if p := session.InitializeParams(); p != nil {
+		declared = p.Capabilities
 	}
-	return r
+	return &Relay{session: session, caps: callerCapabilities(declared, true, relayRoots)}
 }
 
 // configure sets the upstream client's capabilities and handlers to the
@@ -75,7 +77,8 @@ func (r *Relay) configure(opts *mcp.ClientOptions) {
 }
 
 // install adds what ClientOptions cannot express: roots/list answered by
-// asking the downstream client, and elicitation/create relayed as it is.
+// asking the downstream client (refused if the upstream is not to learn
+// its roots), and elicitation/create relayed as it is.
 // The SDK's own elicitation handling checks the requested schema against
 // its reading of the spec and rejects some valid ones (titled multi-select
 // enums); a gateway passes the request on and lets the two ends judge.
@@ -83,7 +86,10 @@ func (r *Relay) install(c *mcp.Client) {
 	c.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			switch {
-			case method == "roots/list" && r.caps.RootsV2 != nil:
+			case method == "roots/list":
+				if r.caps.RootsV2 == nil {
+					return nil, refuseRoots()
+				}
 				ctx, done := r.downstreamContext(ctx)
 				defer done()
 				return r.session.ListRoots(ctx, &mcp.ListRootsParams{})

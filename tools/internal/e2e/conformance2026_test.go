@@ -41,6 +41,7 @@ func TestConformance2026ThroughGateway(t *testing.T) {
 		upstream everything %s {
 			prefix ""
 			session per_client
+			relay_roots
 		}
 	}
 }

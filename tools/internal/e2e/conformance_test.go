@@ -34,6 +34,7 @@ func TestConformanceThroughGateway(t *testing.T) {
 		upstream everything %s {
 			prefix ""
 			session per_client
+			relay_roots
 		}
 	}
 }

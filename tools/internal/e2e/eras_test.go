@@ -18,7 +18,8 @@ import (
 // with input_required too: a second implementation of that revision);
 // and "legacy", the go-sdk conformance server with sessions (2025-11-25,
 // asking with requests of its own on the session, which needs `session
-// per_client`).
+// per_client`). Each has relay_roots: the roots questions are part of
+// what crosses the eras.
 const erasCaddyfile = `{
 	admin off
 	persist_config off
@@ -28,18 +29,28 @@ const erasCaddyfile = `{
 	mcp_gateway /pass* {
 		name passthrough
 		mode passthrough
-		upstream modern {MODERN_URL}
-		upstream gomodern {GOMODERN_URL}
+		upstream modern {MODERN_URL} {
+			relay_roots
+		}
+		upstream gomodern {GOMODERN_URL} {
+			relay_roots
+		}
 		upstream legacy {LEGACY_URL} {
 			session per_client
+			relay_roots
 		}
 	}
 	mcp_gateway /meta* {
 		name meta
-		upstream modern {MODERN_URL}
-		upstream gomodern {GOMODERN_URL}
+		upstream modern {MODERN_URL} {
+			relay_roots
+		}
+		upstream gomodern {GOMODERN_URL} {
+			relay_roots
+		}
 		upstream legacy {LEGACY_URL} {
 			session per_client
+			relay_roots
 		}
 	}
 }
