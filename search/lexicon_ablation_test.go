@@ -47,6 +47,7 @@ func TestLexiconEntries(t *testing.T) {
 		{"web", "../tools/internal/catalogs/web", []string{"blind"}},
 		{"research", "../tools/internal/catalogs/research", []string{"blind"}},
 		{"backoffice", "../tools/internal/catalogs/backoffice", []string{"blind"}},
+		{"assorted", "../tools/internal/catalogs/assorted", []string{"blind"}},
 	}
 	type request struct {
 		set, text string

@@ -63,7 +63,7 @@ var reported = []string{
 	"livemcpbench/fresh", "livemcpbench/dev", "livemcpbench/short", "devtools/blind", "commerce/blind",
 	"workplace/blind", "secops/blind", "content/blind", "data/blind", "leisure/blind", "finance/blind",
 	"social/blind", "learning/blind", "media/blind", "chain/blind", "marketing/blind", "documents/blind",
-	"support/blind", "ai/blind", "web/blind", "research/blind", "backoffice/blind",
+	"support/blind", "ai/blind", "web/blind", "research/blind", "backoffice/blind", "assorted/blind",
 }
 
 // paid are the task sets of the table of what each part pays: every
@@ -74,7 +74,7 @@ var paid = []string{
 	"commerce/blind", "workplace/blind", "secops/blind", "content/blind", "data/blind", "leisure/blind",
 	"finance/blind", "social/blind", "learning/blind", "media/blind", "chain/blind", "marketing/blind",
 	"documents/blind", "support/blind", "ai/blind", "web/blind", "research/blind",
-	"backoffice/blind",
+	"backoffice/blind", "assorted/blind",
 }
 
 // ranked is a line of the quality test's -rankings file.

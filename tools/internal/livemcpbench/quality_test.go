@@ -197,6 +197,12 @@ var floors = map[string]map[string]floor{
 	"backoffice": {
 		"blind": {hit1: 0.715, hit3: 0.88, hit5: 0.9},
 	},
+	// assorted: first measured at 044c4e3, before any change was tuned on
+	// it (Hit@1 0.758, Hit@3 0.900, Hit@5 0.933 on its 120 blind
+	// requests), less about two requests each.
+	"assorted": {
+		"blind": {hit1: 0.74, hit3: 0.88, hit5: 0.915},
+	},
 }
 
 // TestRetrievalQuality runs each task set of each catalog through
