@@ -1,9 +1,11 @@
 package gateway
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"maps"
+	"net/http"
 	"net/url"
 	"regexp"
 	"slices"
@@ -75,40 +77,75 @@ type redactor struct {
 
 // newRedactor gathers c's secrets.
 func newRedactor(c *Connection) *redactor {
-	var secrets []string
-	add := func(s string) {
-		if len(s) >= minScrubbedSecret && !slices.Contains(secrets, s) {
-			secrets = append(secrets, s)
-			if e := url.QueryEscape(s); e != s {
-				secrets = append(secrets, e)
-			}
-		}
-	}
+	var secrets secretValues
 	if u, err := url.Parse(c.URL); err == nil {
 		if u.User != nil {
 			// A user name alone is the credential of https://token@host.
 			if p, ok := u.User.Password(); ok {
-				add(p)
+				secrets.add(p)
 			} else {
-				add(u.User.Username())
+				secrets.add(u.User.Username())
 			}
 		}
 		for _, vs := range u.Query() {
 			for _, v := range vs {
-				add(v)
+				secrets.add(v)
 			}
 		}
 	}
-	for _, vs := range c.Headers {
+	secrets.addHeaders(c.Headers)
+	return secrets.redactor()
+}
+
+// forCall is r with the values of the headers ctx's call sends besides
+// the connection's own (callContext: per-request header values, which
+// hold the operator's secrets beside a placeholder, and the client
+// headers the upstream forwards) scrubbed too: an upstream's error may
+// quote them as it may quote the connection's.
+func (r *redactor) forCall(ctx context.Context) *redactor {
+	h, ok := ctx.Value(callHeadersKey{}).(http.Header)
+	if !ok {
+		return r
+	}
+	secrets := secretValues(slices.Clone(r.secrets))
+	secrets.addHeaders(h)
+	if len(secrets) == len(r.secrets) {
+		return r
+	}
+	return secrets.redactor()
+}
+
+// secretValues are the values a redactor scrubs.
+type secretValues []string
+
+// add adds secret s, and its query-escaped form, if it is long enough to
+// scrub (minScrubbedSecret).
+func (s *secretValues) add(v string) {
+	if len(v) >= minScrubbedSecret && !slices.Contains(*s, v) {
+		*s = append(*s, v)
+		if e := url.QueryEscape(v); e != v {
+			*s = append(*s, e)
+		}
+	}
+}
+
+// addHeaders adds every value of h, and each value's credential after its
+// scheme ("Bearer <token>").
+func (s *secretValues) addHeaders(h http.Header) {
+	for _, vs := range h {
 		for _, v := range vs {
-			add(v)
+			s.add(v)
 			if _, cred, ok := strings.Cut(v, " "); ok {
-				add(strings.TrimSpace(cred))
+				s.add(strings.TrimSpace(cred))
 			}
 		}
 	}
-	slices.SortFunc(secrets, func(a, b string) int { return len(b) - len(a) })
-	return &redactor{secrets: secrets}
+}
+
+// redactor is the redactor of s, longest value first.
+func (s secretValues) redactor() *redactor {
+	slices.SortFunc(s, func(a, b string) int { return len(b) - len(a) })
+	return &redactor{secrets: s}
 }
 
 // text is s with URLs redacted and the connection's secrets replaced.

@@ -65,6 +65,30 @@ func TestRedactorScrubsSecretsAndURLs(t *testing.T) {
 	}
 }
 
+// TestRedactorScrubsACallsHeaders: the headers one call adds (per-request
+// values, forwarded client headers) are scrubbed from that call's errors,
+// and only from that call's: the connection's redactor is unchanged.
+func TestRedactorScrubsACallsHeaders(t *testing.T) {
+	r := newRedactor(&Connection{Headers: http.Header{"X-Key": {"connection-key-1"}}})
+	ctx := context.WithValue(context.Background(), callHeadersKey{}, http.Header{
+		"X-Api-Key":     {"sk-live-0123456789abcdef:alice"},
+		"Authorization": {"Bearer client-token-42"},
+	})
+	in := "rejected: key sk-live-0123456789abcdef:alice, token client-token-42, connection-key-1"
+	got := r.forCall(ctx).text(in)
+	for _, secret := range []string{"sk-live-0123456789abcdef", "client-token-42", "connection-key-1"} {
+		if strings.Contains(got, secret) {
+			t.Errorf("%q left in %q", secret, got)
+		}
+	}
+	if plain := r.text(in); !strings.Contains(plain, "client-token-42") {
+		t.Errorf("the connection's redactor took on a call's headers: %q", plain)
+	}
+	if r.forCall(context.Background()) != r {
+		t.Error("a call without headers of its own got a new redactor")
+	}
+}
+
 func TestRedactingLogger(t *testing.T) {
 	core, logs := observer.New(zapcore.DebugLevel)
 	r := newRedactor(&Connection{URL: "http://h/mcp?key=s3cret-value"})

@@ -68,8 +68,9 @@ func (e *BusyError) Error() string {
 // *BusyError when the timeout ends first.
 func (u *Upstream) withSession(ctx context.Context, f func(context.Context, *mcp.ClientSession) error) (err error) {
 	// A failed call's error reaches logs and the caller: never with the
-	// connection's secrets (see redactor).
-	defer func() { err = u.redact.err(err) }()
+	// connection's secrets, nor the values of the headers the call adds
+	// (see redactor).
+	defer func() { err = u.redact.forCall(ctx).err(err) }()
 	u.inflight.Add(1)
 	defer u.inflight.Add(-1)
 	timeout := u.conn.CallTimeout()
