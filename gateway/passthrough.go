@@ -328,7 +328,7 @@ func (v *view) readResource(ctx context.Context, req *mcp.ReadResourceRequest) (
 	v.g.AwaitStartup(ctx)
 	domain, ok := v.resourceDomain(req.Params.URI)
 	if !ok {
-		return nil, resourceNotFound(req.ProtocolVersion(), req.Params.URI)
+		return nil, resourceNotFound(req.Params.URI)
 	}
 	u, err := v.domainUpstream(req, domain)
 	if err != nil {
@@ -387,15 +387,12 @@ func answeredError(err error) *jsonrpc.Error {
 	return nil
 }
 
-// resourceNotFound is the error for an unknown resource URI, with each
-// revision's code: -32602 from 2026-07-28 (SEP-2164), -32002 before.
-func resourceNotFound(version, uri string) error {
-	code := int64(jsonrpc.CodeInvalidParams)
-	if version != "" && version < StatelessRevision {
-		code = codeResourceNotFoundBefore2026
-	}
-	data, _ := json.Marshal(map[string]string{"uri": uri})
-	return &jsonrpc.Error{Code: code, Message: fmt.Sprintf("resource %q not found", uri), Data: data}
+// resourceNotFound is the error for a resource URI the view does not
+// serve: the SDK's own, as it answers a URI no resource or template
+// covers, so that a hidden resource reads exactly as one that does not
+// exist.
+func resourceNotFound(uri string) error {
+	return mcp.ResourceNotFoundError(uri)
 }
 
 // passthroughPrompt is the handler of an exposed prompt.
@@ -596,21 +593,23 @@ func (v *view) resourceDomain(uri string) (string, bool) {
 
 // hidesURI reports whether the view's rule hides the resource at uri of
 // domain: a deny glob names it, or the upstream lists it and the rule does
-// not allow it. A template the rule shows gives every URI it covers but
-// those: it does not open a way to what the rule hides.
+// not allow it, by any spelling of it (uriSpellings). A template the rule
+// shows gives every URI it covers but those: it does not open a way to
+// what the rule hides.
 func (v *view) hidesURI(domain, uri string) bool {
 	rule := v.rule.Load()
 	if rule == nil || v.operator {
 		return false
 	}
-	name := ItemName(domain, "resource", uri)
-	if matchAny(rule.Deny, name) {
-		return true
+	for _, spelling := range uriSpellings(uri) {
+		if matchAny(rule.Deny, ItemName(domain, "resource", spelling)) {
+			return true
+		}
 	}
 	if d := v.g.Catalog().Domain(domain); d != nil {
 		for _, r := range d.Resources {
-			if r.URI == uri {
-				return !rule.Allows(name)
+			if sameResource(r.URI, uri) && !rule.Allows(ItemName(domain, "resource", r.URI)) {
+				return true
 			}
 		}
 	}
@@ -630,10 +629,6 @@ func (r *routes) domainOf(uri string) (domain string, viaTemplate, ok bool) {
 	}
 	return "", false, false
 }
-
-// codeResourceNotFoundBefore2026 is the error code for an unknown resource
-// in the revisions before 2026-07-28.
-const codeResourceNotFoundBefore2026 = -32002
 
 // domainUpstream is the upstream session a client's request to a domain
 // goes through (its own, for a per_client upstream).
