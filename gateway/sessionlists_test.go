@@ -1,0 +1,142 @@
+package gateway
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// policyServer is an upstream with a tool, a prompt, a resource and a
+// template each, for a rule to hide.
+func policyServer() *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "crm"}, nil)
+	addTextTool(s, "people_search", "Find people.", "found")
+	addTextTool(s, "delete_account", "Delete an account.", "deleted")
+	for _, p := range []string{"summary", "secret_prompt"} {
+		s.AddPrompt(&mcp.Prompt{Name: p, Description: "Prompt " + p + "."}, func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: "prompt"}}}}, nil
+		})
+	}
+	read := func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, Text: "content"}}}, nil
+	}
+	s.AddResource(&mcp.Resource{URI: "crm://public/list", Name: "list"}, read)
+	s.AddResource(&mcp.Resource{URI: "crm://secret/salaries", Name: "salaries"}, read)
+	s.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: "crm://secret/{id}", Name: "secret record"}, read)
+	return s
+}
+
+// TestSessionListsFollowEachRequestsPolicy: a client of an earlier
+// revision whose session began under one access policy and whose later
+// requests fall under another (a policy chosen per request, as Caddy's
+// matchers do: by the network the request comes from, a header, a claim)
+// is served each request by that request's own policy
+// (TestEdgeServesEachRequestByItsOwnPolicy shows it for calls). Its
+// listings must follow too: tools/list, prompts/list, resources/list and
+// resources/templates/list under the stricter policy show nothing that
+// policy hides.
+func TestSessionListsFollowEachRequestsPolicy(t *testing.T) {
+	strict := AccessRule{Deny: []string{"crm.delete_*", "crm.prompt:secret_*", "crm.resource:crm://secret/*", "crm.template:crm://secret/*"}}
+	for _, mode := range []string{ModePassthrough, ModeHybrid} {
+		t.Run(mode, func(t *testing.T) { sessionListsUnder(t, mode, strict) })
+	}
+}
+
+func sessionListsUnder(t *testing.T, mode string, strict AccessRule) {
+	cfg := Config{Mode: mode, Upstreams: []*UpstreamConfig{httpUpstream("crm", serveHTTP(t, policyServer()).URL)}}
+	if mode == ModeHybrid {
+		cfg.Pin = []string{"crm.delete_account", "crm.people_search"}
+	}
+	tg := startGatewayWith(t, cfg, Options{Access: []AccessRule{{}, strict}})
+	var network atomic.Value
+	network.Store("office")
+	ts := serveEdge(t, tg, EdgeOptions{Identify: func(r *http.Request) (Caller, error) {
+		policy := 0
+		if r.Header.Get("X-Network") != "office" {
+			policy = 1
+		}
+		return Caller{Policy: policy, User: "alice"}, nil
+	}})
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "old"}, nil).Connect(context.Background(),
+		&mcp.StreamableClientTransport{Endpoint: ts.URL, HTTPClient: &http.Client{Transport: dynamicHeader{name: "X-Network", value: &network}}},
+		&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	network.Store("cafe") // alice's requests now fall under the strict policy
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+
+	// The strict policy is applied to a call: the hidden tool is unknown.
+	if res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "crm_delete_account", Arguments: map[string]any{}}); err == nil && !res.IsError {
+		t.Fatalf("a call under the strict policy ran its hidden tool: %v", res)
+	}
+	if mode != ModePassthrough {
+		// Hybrid: the three meta-tools and the pinned tools; prompts and
+		// resources are not exposed.
+		if tools, err := cs.ListTools(ctx, nil); err == nil {
+			for _, tool := range tools.Tools {
+				if strings.Contains(tool.Name, "delete") {
+					t.Errorf("requests under the strict policy list what it hides: tools/list: %s", tool.Name)
+				}
+			}
+		}
+		return
+	}
+	var seen []string
+	if tools, err := cs.ListTools(ctx, nil); err == nil {
+		kept := false
+		for _, tool := range tools.Tools {
+			if strings.Contains(tool.Name, "delete") {
+				seen = append(seen, "tools/list: "+tool.Name)
+			}
+			kept = kept || tool.Name == "crm_people_search"
+		}
+		if !kept {
+			t.Errorf("tools/list under the strict policy lost what it shows: %d tools", len(tools.Tools))
+		}
+	}
+	if prompts, err := cs.ListPrompts(ctx, nil); err == nil {
+		for _, p := range prompts.Prompts {
+			if strings.Contains(p.Name, "secret") {
+				seen = append(seen, "prompts/list: "+p.Name)
+			}
+		}
+	}
+	if res, err := cs.ListResources(ctx, nil); err == nil {
+		for _, r := range res.Resources {
+			if strings.Contains(r.URI, "secret") {
+				seen = append(seen, "resources/list: "+r.URI)
+			}
+		}
+	}
+	if res, err := cs.ListResourceTemplates(ctx, nil); err == nil {
+		for _, r := range res.ResourceTemplates {
+			if strings.Contains(r.URITemplate, "secret") {
+				seen = append(seen, "resources/templates/list: "+r.URITemplate)
+			}
+		}
+	}
+	if len(seen) > 0 {
+		t.Errorf("requests under the strict policy list what it hides:\n %s", strings.Join(seen, "\n "))
+	}
+}
+
+// dynamicHeader sets one header, to a value that may change between
+// requests, on every request.
+type dynamicHeader struct {
+	name  string
+	value *atomic.Value
+}
+
+func (d dynamicHeader) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set(d.name, d.value.Load().(string))
+	return http.DefaultTransport.RoundTrip(r)
+}
