@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -58,10 +59,44 @@ func ItemName(domain, kind, name string) string {
 // Allows reports whether the rule lets a request see and use the item
 // with this qualified name.
 func (r AccessRule) Allows(qualified string) bool {
-	if len(r.Allow) > 0 && !matchAny(r.Allow, qualified) {
+	return r.allowsAny(qualified)
+}
+
+// allowsAny reports whether the rule lets a request see the item known
+// by any of these qualified names (a tool's catalog name and, where the
+// catalog renamed it, the upstream's own): no Deny glob matches any of
+// them, and an Allow glob, if there are any, matches one.
+func (r AccessRule) allowsAny(names ...string) bool {
+	if len(r.Allow) > 0 && !slices.ContainsFunc(names, func(n string) bool { return matchAccess(r.Allow, n) }) {
 		return false
 	}
-	return !matchAny(r.Deny, qualified)
+	return !slices.ContainsFunc(names, func(n string) bool { return matchAccess(r.Deny, n) })
+}
+
+// denies reports whether a Deny glob of the rule matches qualified.
+func (r AccessRule) denies(qualified string) bool {
+	return matchAccess(r.Deny, qualified)
+}
+
+// matchAccess reports whether an access glob matches qualified name q, as
+// matchGlob, with the domain before the first '.' of each compared
+// ignoring case: domains are unique ignoring case, and "CRM.*" names crm.
+func matchAccess(globs []string, q string) bool {
+	folded := foldDomain(q)
+	for _, g := range globs {
+		if matchGlob(g, q) || matchGlob(foldDomain(g), folded) {
+			return true
+		}
+	}
+	return false
+}
+
+// foldDomain is s with the part before its first '.' in lower case.
+func foldDomain(s string) string {
+	if i := strings.IndexByte(s, '.'); i > 0 {
+		return strings.ToLower(s[:i]) + s[i:]
+	}
+	return s
 }
 
 // allowsAll reports whether the rule hides nothing.
@@ -98,8 +133,8 @@ func (r AccessRule) allowsUnknownDomain(domain string) bool {
 // the domain: its literal beginning, up to the first wildcard, is a prefix
 // of "domain." or the other way round.
 func globMayMatchDomain(glob, domain string) bool {
-	lit := literalPrefix(glob)
-	d := domain + "."
+	lit := literalPrefix(foldDomain(glob))
+	d := strings.ToLower(domain) + "."
 	if len(lit) <= len(d) {
 		return d[:len(lit)] == lit
 	}
@@ -110,8 +145,9 @@ func globMayMatchDomain(glob, domain string) bool {
 // domain: it is a literal that "domain." starts with, then a single *
 // that ends it ("*", "crm*", "crm.*").
 func globHidesDomain(glob, domain string) bool {
+	glob = foldDomain(glob)
 	lit := literalPrefix(glob)
-	return glob == lit+"*" && strings.HasPrefix(domain+".", lit)
+	return glob == lit+"*" && strings.HasPrefix(strings.ToLower(domain)+".", lit)
 }
 
 // literalPrefix is glob up to its first wildcard or escape.

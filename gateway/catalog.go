@@ -119,7 +119,7 @@ func buildCatalog(sources []domainSource, rule AccessRule, opts search.Options) 
 	for _, src := range sources {
 		var tools []vettedTool
 		for _, t := range src.tools {
-			if src.cfg.visible(t.upstream) && rule.Allows(QualifiedName(src.cfg.Name, t.local)) {
+			if src.cfg.visible(t.upstream) && rule.allowsAny(QualifiedName(src.cfg.Name, t.local), QualifiedName(src.cfg.Name, t.upstream)) {
 				tools = append(tools, t)
 			}
 		}

@@ -602,7 +602,7 @@ func (v *view) hidesURI(domain, uri string) bool {
 		return false
 	}
 	for _, spelling := range uriSpellings(uri) {
-		if matchAny(rule.Deny, ItemName(domain, "resource", spelling)) {
+		if rule.denies(ItemName(domain, "resource", spelling)) {
 			return true
 		}
 	}
