@@ -27,8 +27,9 @@ type Gateway struct {
 	sdkLogger   *slog.Logger
 	startupWait time.Duration
 
-	setup    atomic.Pointer[setup]
-	updateMu sync.Mutex // serialises Update
+	setup     atomic.Pointer[setup]
+	updateMu  sync.Mutex // serialises Update
+	closeOnce sync.Once  // Close does its work once
 
 	viewsMu sync.RWMutex
 	views   []*view // one per access rule; views of rules a reload removed keep serving their sessions
@@ -318,8 +319,13 @@ func (g *Gateway) watchStartup(s *setup) {
 
 // Close stops the gateway's own work, closes its client sessions and the
 // upstream sessions clients had of their own. It does not close the
-// shared upstreams.
+// shared upstreams. Calling it again does nothing.
 func (g *Gateway) Close() error {
+	g.closeOnce.Do(g.close)
+	return nil
+}
+
+func (g *Gateway) close() {
 	if s := g.current(); s != nil {
 		for _, f := range s.unsub {
 			f()
@@ -337,7 +343,6 @@ func (g *Gateway) Close() error {
 	g.closeClients()
 	g.held.closeAll()
 	g.sessions.close()
-	return nil
 }
 
 func (g *Gateway) requestRebuild() {

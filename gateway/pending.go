@@ -38,6 +38,10 @@ type heldCall struct {
 	asked    chan *question // questions the upstream asked, not yet handed out
 	done     chan heldOutcome
 	cancel   context.CancelFunc
+	// ended is closed when the call is over: it ended, or was cancelled
+	// (its caller cannot answer, or the gateway is closing). A question
+	// still waiting then gets no answer.
+	ended <-chan struct{}
 
 	mu      sync.Mutex
 	waiting map[string]*question // handed to the caller, awaiting its answer
@@ -116,6 +120,7 @@ func (g *Gateway) startHeldCall(ctx context.Context, x *inputExchange, t *Tool, 
 		asked:   make(chan *question, 16),
 		done:    make(chan heldOutcome, 1),
 		cancel:  cancel,
+		ended:   callCtx.Done(),
 		waiting: make(map[string]*question),
 	}
 	c.upstream = NewUpstream(cfg.Connection, UpstreamOptions{
@@ -249,13 +254,16 @@ func (r *questionRelay) install(c *mcp.Client) {
 	})
 }
 
-// ask hands a question to the caller and waits for its answer.
+// ask hands a question to the caller and waits for its answer, until
+// the upstream withdraws the question or the call is over.
 func (r *questionRelay) ask(ctx context.Context, ir mcp.InputRequest) (mcp.Result, error) {
 	q := &question{params: ir, answer: make(chan mcp.InputResponse, 1)}
 	select {
 	case r.call.asked <- q:
 	case <-ctx.Done():
 		return nil, ctx.Err()
+	case <-r.call.ended:
+		return nil, errCallOver
 	}
 	select {
 	case a := <-q.answer:
@@ -266,5 +274,10 @@ func (r *questionRelay) ask(ctx context.Context, ir mcp.InputRequest) (mcp.Resul
 		return res, nil
 	case <-ctx.Done():
 		return nil, ctx.Err()
+	case <-r.call.ended:
+		return nil, errCallOver
 	}
 }
+
+// errCallOver answers a question of a held call that is over.
+var errCallOver = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the call that asked this is over; its client will not answer"}

@@ -104,3 +104,35 @@ func TestHeldCallCarriesAnEarlierUpstreamsQuestionsToAStatelessClient(t *testing
 		})
 	}
 }
+
+// TestRefusedHeldCallEnds: a held call whose question the caller cannot
+// answer (it lacks the capability) is refused, and ends: the upstream's
+// question still waiting is answered with an error, so that its session
+// closes and the gateway with it.
+func TestRefusedHeldCallEnds(t *testing.T) {
+	up := httpUpstream("asking", serveHTTP(t, askingServer()).URL)
+	up.Session = SessionPerClient
+	tg := startGateway(t, Config{Mode: ModePassthrough, Upstreams: []*UpstreamConfig{up}})
+	ts := serveEdge(t, tg, EdgeOptions{})
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "without-sampling"}, nil).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: ts.URL}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "asking_ask_model", Arguments: map[string]any{}})
+	cancel()
+	cs.Close()
+	if err == nil || !strings.Contains(err.Error(), "sampling") {
+		t.Errorf("a call whose upstream asks a client without sampling: %v, want a refusal naming sampling", err)
+	}
+	closed := make(chan struct{})
+	go func() {
+		tg.Close()
+		close(closed)
+	}()
+	select {
+	case <-closed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the gateway did not close: the refused call's upstream question is still waiting")
+	}
+}
