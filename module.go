@@ -198,10 +198,10 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 			}
 		}
 		cfg.Upstreams[i] = &resolved
-		key := resolved.Connection.Key()
+		key := resolved.SessionKey()
 		logger := h.logger.With(zap.String("upstream", uc.Name))
 		val, _, err := upstreams.LoadOrNew(key, func() (caddy.Destructor, error) {
-			return gateway.NewUpstream(resolved.Connection, gateway.UpstreamOptions{Logger: logger, Discovery: true, Deferred: true}), nil
+			return gateway.NewUpstream(resolved.Connection, gateway.UpstreamOptions{Logger: logger, Discovery: true, Deferred: true, RelayRoots: uc.RelayRoots}), nil
 		})
 		if err != nil {
 			return fmt.Errorf("upstream %q: %v", uc.Name, err)

@@ -13,17 +13,20 @@ const metaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
 
 // relayableCapabilities are the client capabilities a discovery
 // connection declares: sampling and elicitation (form and URL), which the
-// gateway can relay from an upstream to the client that called it, so
-// that the catalog holds the tools an upstream offers only to clients
-// that have them; each call then states the calling client's own (see
-// callerCapabilities), and a client that lacks one an upstream asks for
-// gets a clear error. Roots are not declared: the discovery connection
-// is shared by every client and has none to give (see RelayRoots).
-func relayableCapabilities() *mcp.ClientCapabilities {
-	return &mcp.ClientCapabilities{
+// gateway can relay from an upstream to the client that called it, and
+// roots for an upstream with RelayRoots (roots), so that the catalog holds
+// the tools an upstream offers only to clients that have them; each call
+// then states the calling client's own (see callerCapabilities), and a
+// client that lacks one an upstream asks for gets a clear error.
+func relayableCapabilities(roots bool) *mcp.ClientCapabilities {
+	caps := &mcp.ClientCapabilities{
 		Sampling:    &mcp.SamplingCapabilities{},
 		Elicitation: &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}, URL: &mcp.URLElicitationCapabilities{}},
 	}
+	if roots {
+		caps.RootsV2 = &mcp.RootCapabilities{}
+	}
+	return caps
 }
 
 // callerCapabilities are the capabilities of the client behind a request,
@@ -73,8 +76,8 @@ func declaredCapabilities(meta map[string]any, read func() *mcp.ClientCapabiliti
 // asks with requests of its own on the session, which only a client's own
 // upstream session (session per_client) can relay: this shared one answers
 // them with an error saying so.
-func declareRelayable(opts *mcp.ClientOptions) {
-	opts.Capabilities = relayableCapabilities()
+func declareRelayable(opts *mcp.ClientOptions, roots bool) {
+	opts.Capabilities = relayableCapabilities(roots)
 }
 
 // refuseSharedQuestions is receiving middleware for a shared upstream

@@ -59,7 +59,7 @@ type clientState struct {
 type clientUpstream struct {
 	upstream *Upstream
 	relay    *Relay
-	key      string // the connection it was made for
+	key      string // the SessionKey it was made for
 }
 
 // upstreamFor returns the upstream session a client's request to domain d
@@ -101,7 +101,7 @@ func (g *Gateway) upstreamFor(req mcp.Request, d *Domain) (*Upstream, *Relay, er
 		},
 	})
 	u.OnResourceUpdated(g.resourceUpdated)
-	state.upstreams[d.Name] = &clientUpstream{upstream: u, relay: relay, key: cfg.Connection.Key()}
+	state.upstreams[d.Name] = &clientUpstream{upstream: u, relay: relay, key: cfg.SessionKey()}
 	g.clients.opened(d.Name, +1)
 	return u, relay, nil
 }
@@ -173,7 +173,7 @@ func (g *Gateway) closeStaleClientUpstreams(s *setup) {
 		var stale []*Upstream
 		for name, cu := range st.upstreams {
 			cfg := s.byName[name]
-			if cfg == nil || cfg.Session != SessionPerClient || cfg.Connection.Key() != cu.key {
+			if cfg == nil || cfg.Session != SessionPerClient || cfg.SessionKey() != cu.key {
 				stale = append(stale, cu.upstream)
 				delete(st.upstreams, name)
 				g.clients.opened(name, -1)

@@ -174,6 +174,16 @@ func (u *UpstreamConfig) ClientSessionLimit() int {
 	return 0
 }
 
+// SessionKey identifies the upstream sessions this config may share with
+// another: its connection, and whether the sessions declare the client's
+// roots (RelayRoots). A reload that changes it gets new sessions.
+func (u *UpstreamConfig) SessionKey() string {
+	if u.RelayRoots {
+		return u.Connection.Key() + "+relay_roots"
+	}
+	return u.Connection.Key()
+}
+
 // EffectivePrefix is the prefix of the upstream's directly exposed names.
 func (u *UpstreamConfig) EffectivePrefix() string {
 	if u.Prefix == nil {

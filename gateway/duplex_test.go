@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -150,5 +151,28 @@ func TestCancellationReachesTheUpstream(t *testing.T) {
 				t.Fatal("the upstream tool was not cancelled")
 			}
 		})
+	}
+}
+
+// TestDiscoveryDeclaresRootsOnlyWithRelayRoots: the connection the catalog
+// is read from declares the roots capability for an upstream with
+// relay_roots (whose tools for clients with roots then reach the
+// catalog), and not otherwise.
+func TestDiscoveryDeclaresRootsOnlyWithRelayRoots(t *testing.T) {
+	s := mcp.NewServer(&mcp.Implementation{Name: "caps"}, nil)
+	s.AddTool(&mcp.Tool{Name: "capabilities", Description: "The client's capabilities.", InputSchema: map[string]any{"type": "object"}},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			roots := req.Session.InitializeParams().Capabilities.RootsV2 != nil
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprint(roots)}}}, nil
+		})
+	url := serveHTTP(t, s).URL
+	for _, relay := range []bool{false, true} {
+		u := NewUpstream(Connection{URL: url}, UpstreamOptions{Discovery: true, RelayRoots: relay})
+		<-u.Started()
+		res, err := u.CallTool(context.Background(), &mcp.CallToolParams{Name: "capabilities", Arguments: map[string]any{}}, nil)
+		u.Close()
+		if err != nil || text(res) != fmt.Sprint(relay) {
+			t.Errorf("relay_roots %v: the upstream was told roots %v (%v)", relay, text(res), err)
+		}
 	}
 }

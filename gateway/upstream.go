@@ -82,6 +82,11 @@ type UpstreamOptions struct {
 	// lists the upstream's tools, resources and prompts and keeps them
 	// fresh on list_changed notifications.
 	Discovery bool
+	// RelayRoots makes a discovery connection declare the roots
+	// capability too, for an upstream with UpstreamConfig.RelayRoots: the
+	// tools it offers only to clients with roots are then in the catalog.
+	// The connection itself has no roots to give.
+	RelayRoots bool
 	// Relay, if set, makes this connection one client's own: it advertises
 	// that client's capabilities and hands the upstream's requests and
 	// notifications to the relay.
@@ -232,7 +237,7 @@ func (u *Upstream) clientOptions() *mcp.ClientOptions {
 		opts.ToolListChangedHandler = func(context.Context, *mcp.ToolListChangedRequest) { signal() }
 		opts.PromptListChangedHandler = func(context.Context, *mcp.PromptListChangedRequest) { signal() }
 		opts.ResourceListChangedHandler = func(context.Context, *mcp.ResourceListChangedRequest) { signal() }
-		declareRelayable(opts)
+		declareRelayable(opts, u.opts.RelayRoots)
 	}
 	if u.opts.Relay != nil {
 		u.opts.Relay.configure(opts)
