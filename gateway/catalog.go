@@ -257,12 +257,17 @@ func (d *Domain) HasGroup(name string) (string, bool) {
 }
 
 // InputSchema returns the tool's input schema resolved for validation, or
-// nil when the upstream's schema cannot be resolved (then the upstream
-// alone judges the arguments). It is resolved once, on first use.
+// nil when the upstream's schema cannot be resolved, or validating by it
+// might not end (see loopsInPlace): then the upstream alone judges the
+// arguments. It is resolved once, on first use.
 func (t *Tool) InputSchema() *jsonschema.Resolved {
 	t.schemaOnce.Do(func() {
 		b, err := json.Marshal(t.Def.InputSchema)
 		if err != nil {
+			return
+		}
+		var doc any
+		if err := json.Unmarshal(b, &doc); err != nil || loopsInPlace(doc) {
 			return
 		}
 		var s jsonschema.Schema
