@@ -118,7 +118,7 @@ func (v *view) discoverTools(ctx context.Context, req *mcp.CallToolRequest) (*mc
 	case len(q.Select) > 0:
 		return jsonResult(selectTools(c, queryText, q.Select, scope)), nil
 	case q.Regex != nil:
-		return jsonResult(regexTools(c, queryText, q, scope)), nil
+		return jsonResult(regexTools(ctx, c, queryText, q, scope)), nil
 	case q.Text != "":
 		resp := searchTools(c, queryText, q, scope, v.operator && explaining(ctx))
 		if !v.operator {
@@ -283,13 +283,30 @@ func searchTools(c *Catalog, query string, q *search.Query, scope toolScope, exp
 	return resp
 }
 
+// maxRegexWork bounds the work of one regex query, in steps (a step is
+// one instruction of the regex's program on one character, see
+// search.MaxRegexSteps): about a second of a CPU. A short regex over
+// 100,000 tools' names and descriptions takes a tenth of it.
+const maxRegexWork = 1_000_000_000
+
 // regexTools lists the tools in scope whose qualified name or description
-// the regex matches, in catalog order.
-func regexTools(c *Catalog, query string, q *search.Query, scope toolScope) searchResponse {
+// the regex matches, in catalog order: a page of them, with the total. It
+// stops when the request's context ends, or when the regex has cost
+// maxRegexWork, and then says how far it got.
+func regexTools(ctx context.Context, c *Catalog, query string, q *search.Query, scope toolScope) searchResponse {
 	resp := searchResponse{Query: query, Domain: scope.domainName(), Group: scope.group, Results: []toolSummary{}}
 	offset := (q.Page - 1) * q.Limit
-	for _, t := range c.Tools {
-		if !scope.contains(t) || !(q.Regex.MatchString(t.Name) || q.Regex.MatchString(t.Description)) {
+	work := 0
+	for i, t := range c.Tools {
+		if !scope.contains(t) {
+			continue
+		}
+		work += (len(t.Name) + len(t.Description)) * max(q.RegexSteps, 1)
+		if work > maxRegexWork || (i%64 == 0 && ctx.Err() != nil) {
+			resp.Note = fmt.Sprintf("The regex was stopped after %d of %d tools: it costs too much to run over this catalog. Narrow it with domain:NAME, or use a simpler pattern or plain words.", i, len(c.Tools))
+			return resp
+		}
+		if !(q.Regex.MatchString(t.Name) || q.Regex.MatchString(t.Description)) {
 			continue
 		}
 		if resp.Total >= offset && len(resp.Results) < q.Limit {

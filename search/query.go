@@ -3,6 +3,7 @@ package search
 import (
 	"fmt"
 	"regexp"
+	"regexp/syntax"
 	"strconv"
 	"strings"
 )
@@ -19,6 +20,11 @@ const (
 	// MaxRegexLen bounds a /regex/ (RE2 runs in linear time; this bounds
 	// its size too).
 	MaxRegexLen = 200
+	// MaxRegexSteps bounds a /regex/'s compiled program, in instructions:
+	// matching costs each character of a text up to a step per
+	// instruction, and a short pattern with counted repeats compiles to a
+	// long program ("(?:.?.?){1000}" to about 4,000).
+	MaxRegexSteps = 1000
 )
 
 // Query is a parsed discover_tools query:
@@ -35,10 +41,13 @@ type Query struct {
 	Required []string // words every result must contain
 	Select   []string // tool names, for select:
 	Regex    *regexp.Regexp
-	Domain   string
-	Group    string
-	Limit    int // >= 1
-	Page     int // >= 1
+	// RegexSteps is the length of Regex's compiled program: what matching
+	// one character of a text may cost it, in steps.
+	RegexSteps int
+	Domain     string
+	Group      string
+	Limit      int // >= 1
+	Page       int // >= 1
 }
 
 // ParseQuery parses q. Its errors say what is wrong and how to write it.
@@ -67,7 +76,11 @@ func ParseQuery(q string) (*Query, error) {
 		if err != nil {
 			return nil, fmt.Errorf("bad regex /%s/: %v (the syntax is RE2)", pattern, strings.TrimPrefix(err.Error(), "error parsing regexp: "))
 		}
-		p.Regex = re
+		steps := regexSteps("(?i)" + pattern)
+		if steps > MaxRegexSteps {
+			return nil, fmt.Errorf("the regex /%s/ is too costly to run (%d steps a character; the limit is %d): write it without large counted repeats like {100}", pattern, steps, MaxRegexSteps)
+		}
+		p.Regex, p.RegexSteps = re, steps
 		q = q[end+1:]
 	}
 	var text []string
@@ -127,4 +140,18 @@ func cutPrefixFold(s, prefix string) (string, bool) {
 		return s[len(prefix):], true
 	}
 	return s, false
+}
+
+// regexSteps is the length of pattern's compiled program (see
+// MaxRegexSteps); pattern compiles already.
+func regexSteps(pattern string) int {
+	re, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return 0
+	}
+	prog, err := syntax.Compile(re.Simplify())
+	if err != nil {
+		return 0
+	}
+	return len(prog.Inst)
 }

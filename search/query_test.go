@@ -39,6 +39,9 @@ func TestParseQuery(t *testing.T) {
 	if err != nil || re.Regex == nil || !re.Regex.MatchString("github_create_issue") || re.Limit != 5 {
 		t.Errorf("regex query: %+v, %v", re, err)
 	}
+	if re, err := ParseQuery("/(create|delete|update)_(issue|pull_request){1,3}/"); err != nil || re.RegexSteps == 0 || re.RegexSteps > MaxRegexSteps {
+		t.Errorf("an ordinary regex with a counted repeat: %+v %v", re, err)
+	}
 	if re, err := ParseQuery("/a/b/"); err != nil || !re.Regex.MatchString("a/b") {
 		t.Errorf("a regex holding a slash: %+v %v", re, err)
 	}
@@ -46,12 +49,14 @@ func TestParseQuery(t *testing.T) {
 		"select:":                            "needs tool names",
 		"/[a-/":                              "bad regex",
 		"/" + strings.Repeat("a", 201) + "/": "the limit is 200",
-		"/abc":                               "/pattern/",
-		"/abc/ more words":                   "no other words",
-		"x limit:0":                          "positive number",
-		"x page:two":                         "positive number",
-		"add page:9223372036854775807":       "page: is at most 100000",
-		"add page:99999999999999999999":      "positive number",
+		"/(?:" + strings.Repeat(".?", 48) + "){1000}z/": "too costly to run",
+		"/(?:.?){1000}z/":               "too costly to run",
+		"/abc":                          "/pattern/",
+		"/abc/ more words":              "no other words",
+		"x limit:0":                     "positive number",
+		"x page:two":                    "positive number",
+		"add page:9223372036854775807":  "page: is at most 100000",
+		"add page:99999999999999999999": "positive number",
 	} {
 		if _, err := ParseQuery(in); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("ParseQuery(%q) error = %v, want %q", in, err, want)
