@@ -67,8 +67,9 @@ const minScrubbedSecret = 6
 
 // A redactor removes one upstream connection's secrets from text: every
 // URL in the text is redacted (RedactURL), and every configured secret
-// value (the URL's user info and query values, header values, and a
-// header value's credential after its scheme, "Bearer <token>") is
+// value (the URL's user info and query values, header values, a header
+// value's credential after its scheme, "Bearer <token>", and a stdio
+// upstream's environment values but absolute paths) is
 // replaced by REDACTED wherever it appears, as an upstream's error
 // message may quote what it was sent.
 type redactor struct {
@@ -94,6 +95,14 @@ func newRedactor(c *Connection) *redactor {
 		}
 	}
 	secrets.addHeaders(c.Headers)
+	// A stdio server's credentials come in its environment. An absolute
+	// path there (a data file, a key file's location) is no credential,
+	// and its errors are read by it.
+	for _, v := range c.Env {
+		if !strings.HasPrefix(v, "/") || strings.ContainsAny(v, " \t\n") {
+			secrets.add(v)
+		}
+	}
 	return secrets.redactor()
 }
 
