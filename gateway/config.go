@@ -61,8 +61,10 @@ type Config struct {
 
 	// MaxToolSize bounds, in bytes of JSON, one tool's definition as its
 	// upstream lists it (name, title, description, schemas, annotations,
-	// _meta); a larger tool is left out, and the operator told. Zero
-	// means DefaultMaxToolSize (64 KiB); negative, no limit. Tool names
+	// _meta); a larger tool is left out, and the operator told, and so is
+	// a larger resource, resource template or prompt; none is kept in
+	// memory past its name. Zero means DefaultMaxToolSize (64 KiB);
+	// negative, no limit. Tool names
 	// outside SEP-986 are always renamed (see SafeToolName).
 	MaxToolSize int64 `json:"max_tool_size,omitempty"`
 

@@ -217,6 +217,7 @@ func (g *Gateway) Update(cfg Config, upstreams []*Upstream, opts Options) error 
 	for _, u := range upstreams {
 		s.unsub = append(s.unsub, u.OnChange(g.requestRebuild), u.OnResourceUpdated(g.resourceUpdated))
 		u.SetToolLimit(cfg.ToolLimit())
+		u.SetItemSizeLimit(cfg.ToolSizeLimit())
 	}
 	old := g.setup.Swap(s)
 	if old != nil {

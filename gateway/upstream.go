@@ -63,6 +63,10 @@ type UpstreamStatus struct {
 	Resources         []*mcp.Resource
 	ResourceTemplates []*mcp.ResourceTemplate
 	Prompts           []*mcp.Prompt
+	// OversizedItems counts the resources, templates and prompts of those
+	// lists left out for their size (see SetItemSizeLimit).
+	OversizedItems int
+	itemBytes      int64 // the item size limit the lists were read under
 	// LastError is why the upstream is down, if it is.
 	LastError error
 	// RefreshedAt is when the lists were last read.
@@ -137,7 +141,8 @@ type Upstream struct {
 
 	inflight atomic.Int64 // requests running on the session, for Close
 
-	toolLimit atomic.Int64 // see SetToolLimit
+	toolLimit     atomic.Int64 // see SetToolLimit
+	itemSizeLimit atomic.Int64 // see SetItemSizeLimit
 
 	connects    atomic.Int64 // sessions that became ready
 	latencyEWMA atomic.Int64 // recent call latency, ns, exponentially weighted
@@ -523,21 +528,27 @@ func (u *Upstream) readLists(session *mcp.ClientSession) (UpstreamStatus, error)
 		caps = init.Capabilities
 	}
 	var err error
-	if st.Tools, err = listAll(ctx, toolPages(session), u.keptTools()); err != nil {
+	itemBytes := u.itemSizeLimit.Load()
+	st.itemBytes = itemBytes
+	if st.Tools, _, err = listAll(ctx, toolPages(session), listBounds[mcp.Tool]{keep: u.keptTools(), itemBytes: itemBytes, oversized: oversizedTool}); err != nil {
 		return st, fmt.Errorf("listing tools: %w", err)
 	}
+	var tooBig int
 	if caps.Resources != nil {
-		if st.Resources, err = listAll(ctx, resourcePages(session), 0); err != nil {
+		if st.Resources, tooBig, err = listAll(ctx, resourcePages(session), listBounds[mcp.Resource]{itemBytes: itemBytes}); err != nil {
 			return st, fmt.Errorf("listing resources: %w", err)
 		}
-		if st.ResourceTemplates, err = listAll(ctx, templatePages(session), 0); err != nil {
+		st.OversizedItems += tooBig
+		if st.ResourceTemplates, tooBig, err = listAll(ctx, templatePages(session), listBounds[mcp.ResourceTemplate]{itemBytes: itemBytes}); err != nil {
 			return st, fmt.Errorf("listing resource templates: %w", err)
 		}
+		st.OversizedItems += tooBig
 	}
 	if caps.Prompts != nil {
-		if st.Prompts, err = listAll(ctx, promptPages(session), 0); err != nil {
+		if st.Prompts, tooBig, err = listAll(ctx, promptPages(session), listBounds[mcp.Prompt]{itemBytes: itemBytes}); err != nil {
 			return st, fmt.Errorf("listing prompts: %w", err)
 		}
+		st.OversizedItems += tooBig
 	}
 	return st, nil
 }
@@ -546,6 +557,7 @@ func (u *Upstream) setStatus(change func(*UpstreamStatus)) {
 	u.mu.Lock()
 	change(&u.status)
 	u.cutTools() // lists read while SetToolLimit was lowering the limit
+	u.fitItems() // and while SetItemSizeLimit was
 	listeners := make([]func(), 0, len(u.listeners))
 	for _, f := range u.listeners {
 		listeners = append(listeners, f)

@@ -180,11 +180,19 @@ func (g *Gateway) vetUpstream(s *setup, cfg *UpstreamConfig, st UpstreamStatus, 
 			continue
 		}
 		seen[def.Name] = true
+		if size, ok := oversizedSize(def); ok {
+			add(true, fmt.Sprintf("tool %s left out: its definition is %d bytes, over max_tool_size (%d)", quotedName(def.Name), size, sizeLimit))
+			continue
+		}
 		if f := cache.toolFacts(old, def); sizeLimit > 0 && f.size > sizeLimit {
 			add(true, fmt.Sprintf("tool %s left out: its definition is %d bytes, over max_tool_size (%d)", quotedName(def.Name), f.size, sizeLimit))
 			continue
 		}
 		kept = append(kept, def)
+	}
+
+	if n := st.OversizedItems; n > 0 {
+		add(true, fmt.Sprintf("%d resources, resource templates or prompts left out: each is over max_tool_size (%d bytes of JSON)", n, sizeLimit))
 	}
 
 	// Names, pins and the description check.
