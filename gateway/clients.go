@@ -54,6 +54,16 @@ type clientState struct {
 	mu        sync.Mutex
 	level     mcp.LoggingLevel
 	upstreams map[string]*clientUpstream // by domain name
+	// subscriptions are the client's subscriptions counted on the shared
+	// upstream sessions (see changeSubscription), released when it ends.
+	subscriptions map[sharedSubscription]bool
+}
+
+// sharedSubscription is one URI of one domain a view counts subscribers
+// of on the domain's shared upstream session.
+type sharedSubscription struct {
+	view        *view
+	domain, uri string
 }
 
 type clientUpstream struct {
@@ -146,15 +156,21 @@ func (g *Gateway) dropClient(ss *mcp.ServerSession) {
 	}
 }
 
-// close closes a client's own upstream sessions and counts them out of c.
+// close closes a client's own upstream sessions and counts them out of c,
+// and releases its subscriptions on the shared ones.
 func (st *clientState) close(c *clientSessions) {
 	st.mu.Lock()
 	ups := st.upstreams
 	st.upstreams = map[string]*clientUpstream{}
+	subs := st.subscriptions
+	st.subscriptions = nil
 	st.mu.Unlock()
 	for domain, cu := range ups {
 		_ = cu.upstream.Close()
 		c.opened(domain, -1)
+	}
+	for sub := range subs {
+		sub.view.countSubscriber(context.Background(), sub.domain, sub.uri, -1)
 	}
 }
 

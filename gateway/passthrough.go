@@ -544,6 +544,44 @@ func (v *view) changeSubscription(ctx context.Context, req mcp.Request, uri stri
 		}
 		return u.Unsubscribe(ctx, uri)
 	}
+	ss, _ := req.GetSession().(*mcp.ServerSession)
+	if ss != nil {
+		// Each client counts once per URI, however often it subscribes,
+		// and is counted out when its session ends.
+		st := v.g.clientState(ss)
+		if st == nil {
+			return nil // the gateway is closing
+		}
+		sub := sharedSubscription{view: v, domain: domain, uri: uri}
+		st.mu.Lock()
+		had := st.subscriptions[sub]
+		switch {
+		case delta > 0 && !had:
+			if st.subscriptions == nil {
+				st.subscriptions = map[sharedSubscription]bool{}
+			}
+			st.subscriptions[sub] = true
+		case delta < 0 && had:
+			delete(st.subscriptions, sub)
+		default:
+			st.mu.Unlock()
+			return nil
+		}
+		st.mu.Unlock()
+	}
+	return v.countSubscriber(ctx, domain, uri, delta)
+}
+
+// countSubscriber counts a client in (delta > 0) or out of the
+// subscribers to uri of domain on the domain's shared upstream session,
+// which subscribes with the first client in and unsubscribes with the
+// last one out.
+func (v *view) countSubscriber(ctx context.Context, domain, uri string, delta int) error {
+	d := v.Catalog().Domain(domain)
+	if d == nil || d.upstream == nil {
+		return nil
+	}
+	u := d.upstream
 	e := &v.exposed
 	e.subsMu.Lock()
 	defer e.subsMu.Unlock()
@@ -566,7 +604,11 @@ func (v *view) changeSubscription(ctx context.Context, req mcp.Request, uri stri
 			return err
 		}
 	}
-	e.subs[key] = after
+	if after == 0 {
+		delete(e.subs, key) // a client may subscribe to any URI a template covers
+	} else {
+		e.subs[key] = after
+	}
 	return nil
 }
 

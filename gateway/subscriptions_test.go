@@ -1,0 +1,99 @@
+package gateway
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// TestSubscriptionCountsAreForgotten: the shared session's count of the
+// clients subscribed to a URI is forgotten when the last one leaves, so a
+// client subscribing to and leaving URI after URI of a template leaves
+// nothing behind; a client that subscribes twice counts once; and a
+// client whose session ends is counted out of what it had not left, the
+// upstream's subscription released with the last one.
+func TestSubscriptionCountsAreForgotten(t *testing.T) {
+	var mu sync.Mutex
+	upstreamSubs := map[string]int{}
+	s := mcp.NewServer(&mcp.Implementation{Name: "live"}, &mcp.ServerOptions{
+		SubscribeHandler: func(_ context.Context, req *mcp.SubscribeRequest) error {
+			mu.Lock()
+			defer mu.Unlock()
+			upstreamSubs[req.Params.URI]++
+			return nil
+		},
+		UnsubscribeHandler: func(_ context.Context, req *mcp.UnsubscribeRequest) error {
+			mu.Lock()
+			defer mu.Unlock()
+			upstreamSubs[req.Params.URI]--
+			return nil
+		},
+	})
+	s.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: "live://item/{id}", Name: "item"},
+		func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, Text: "item"}}}, nil
+		})
+	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+	t.Cleanup(ts.Close)
+	tg := startGateway(t, Config{Mode: ModePassthrough, Upstreams: []*UpstreamConfig{httpUpstream("live", ts.URL)}})
+	cs := connectView(t, tg, 0, "2025-11-25")
+	defer cs.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	for i := range 100 {
+		uri := fmt.Sprintf("live://item/%d", i)
+		if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: uri}); err != nil {
+			t.Fatalf("subscribing to %s: %v", uri, err)
+		}
+		if err := cs.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: uri}); err != nil {
+			t.Fatalf("unsubscribing from %s: %v", uri, err)
+		}
+	}
+	tg.viewsMu.RLock()
+	v := tg.views[0]
+	tg.viewsMu.RUnlock()
+	counts := func() int {
+		v.exposed.subsMu.Lock()
+		defer v.exposed.subsMu.Unlock()
+		return len(v.exposed.subs)
+	}
+	if left := counts(); left != 0 {
+		t.Errorf("%d subscription counts left after every client left every URI", left)
+	}
+
+	// A client that subscribes twice, then ends its session.
+	other := connectView(t, tg, 0, "2025-11-25")
+	for range 2 {
+		for _, uri := range []string{"live://item/a", "live://item/b"} {
+			if err := other.Subscribe(ctx, &mcp.SubscribeParams{URI: uri}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "live://item/a"}); err != nil {
+		t.Fatal(err)
+	}
+	v.exposed.subsMu.Lock()
+	a := v.exposed.subs["live\x00live://item/a"]
+	v.exposed.subsMu.Unlock()
+	if a != 2 {
+		t.Errorf("two clients subscribed to live://item/a (one of them twice) count as %d", a)
+	}
+	other.Close()
+	waitFor(t, "the ended session's subscriptions released", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return upstreamSubs["live://item/b"] == 0 && counts() == 1
+	})
+	mu.Lock()
+	defer mu.Unlock()
+	if upstreamSubs["live://item/a"] != 1 {
+		t.Errorf("the upstream's subscription to live://item/a is %d, want 1: the other client is still subscribed", upstreamSubs["live://item/a"])
+	}
+}
