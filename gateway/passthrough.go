@@ -545,14 +545,14 @@ func (v *view) changeSubscription(ctx context.Context, req mcp.Request, uri stri
 		return u.Unsubscribe(ctx, uri)
 	}
 	ss, _ := req.GetSession().(*mcp.ServerSession)
+	var st *clientState
+	sub := sharedSubscription{view: v, domain: domain, uri: uri}
 	if ss != nil {
 		// Each client counts once per URI, however often it subscribes,
 		// and is counted out when its session ends.
-		st := v.g.clientState(ss)
-		if st == nil {
+		if st = v.g.clientState(ss); st == nil {
 			return nil // the gateway is closing
 		}
-		sub := sharedSubscription{view: v, domain: domain, uri: uri}
 		st.mu.Lock()
 		had := st.subscriptions[sub]
 		switch {
@@ -569,7 +569,14 @@ func (v *view) changeSubscription(ctx context.Context, req mcp.Request, uri stri
 		}
 		st.mu.Unlock()
 	}
-	return v.countSubscriber(ctx, domain, uri, delta)
+	err = v.countSubscriber(ctx, domain, uri, delta)
+	if err != nil && st != nil && delta > 0 {
+		// Not counted in: nothing to count out when the client leaves.
+		st.mu.Lock()
+		delete(st.subscriptions, sub)
+		st.mu.Unlock()
+	}
+	return err
 }
 
 // countSubscriber counts a client in (delta > 0) or out of the

@@ -97,3 +97,56 @@ func TestSubscriptionCountsAreForgotten(t *testing.T) {
 		t.Errorf("the upstream's subscription to live://item/a is %d, want 1: the other client is still subscribed", upstreamSubs["live://item/a"])
 	}
 }
+
+// TestFailedSubscriptionIsNotCountedOut: a client whose subscription the
+// upstream refused was never counted in, so its leaving does not count
+// out another client's.
+func TestFailedSubscriptionIsNotCountedOut(t *testing.T) {
+	var mu sync.Mutex
+	calls, subscribed := 0, 0
+	s := mcp.NewServer(&mcp.Implementation{Name: "live"}, &mcp.ServerOptions{
+		SubscribeHandler: func(context.Context, *mcp.SubscribeRequest) error {
+			mu.Lock()
+			defer mu.Unlock()
+			if calls++; calls == 1 {
+				return fmt.Errorf("not now")
+			}
+			subscribed++
+			return nil
+		},
+		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error {
+			mu.Lock()
+			defer mu.Unlock()
+			subscribed--
+			return nil
+		},
+	})
+	s.AddResource(&mcp.Resource{URI: "live://status", Name: "status"}, func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, Text: "ok"}}}, nil
+	})
+	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+	t.Cleanup(ts.Close)
+	tg := startGateway(t, Config{Mode: ModePassthrough, Upstreams: []*UpstreamConfig{httpUpstream("live", ts.URL)}})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	refused := connectView(t, tg, 0, "2025-11-25")
+	if err := refused.Subscribe(ctx, &mcp.SubscribeParams{URI: "live://status"}); err == nil {
+		t.Fatal("the upstream's refusal did not reach the client")
+	}
+	kept := connectView(t, tg, 0, "2025-11-25")
+	defer kept.Close()
+	if err := kept.Subscribe(ctx, &mcp.SubscribeParams{URI: "live://status"}); err != nil {
+		t.Fatal(err)
+	}
+	refused.Close()
+	waitFor(t, "the ended session dropped", func() bool {
+		tg.clients.mu.Lock()
+		defer tg.clients.mu.Unlock()
+		return len(tg.clients.byClient) == 1
+	})
+	mu.Lock()
+	defer mu.Unlock()
+	if subscribed != 1 {
+		t.Errorf("the upstream's subscription is %d after the refused client left, want 1: the other client is still subscribed", subscribed)
+	}
+}
