@@ -110,7 +110,23 @@ func TestHeldCallCarriesAnEarlierUpstreamsQuestionsToAStatelessClient(t *testing
 // question still waiting is answered with an error, so that its session
 // closes and the gateway with it.
 func TestRefusedHeldCallEnds(t *testing.T) {
-	up := httpUpstream("asking", serveHTTP(t, askingServer()).URL)
+	// The upstream's question is answered with an error, but the gateway
+	// also closes the call's session, and the answer may come after the
+	// session's end (DELETE). The go-sdk server's session then waits
+	// for its handler, whose question no one will answer, and so would
+	// this test's server at cleanup: its handler gives up on its own.
+	s := mcp.NewServer(&mcp.Implementation{Name: "asking"}, nil)
+	s.AddTool(&mcp.Tool{Name: "ask_model", Description: "Ask the client's model.", InputSchema: map[string]any{"type": "object"}},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+			defer cancel()
+			if _, err := req.Session.CreateMessage(ctx, &mcp.CreateMessageParams{MaxTokens: 10,
+				Messages: []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: "say hi"}}}}); err != nil {
+				return nil, err
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "answered"}}}, nil
+		})
+	up := httpUpstream("asking", serveHTTP(t, s).URL)
 	up.Session = SessionPerClient
 	tg := startGateway(t, Config{Mode: ModePassthrough, Upstreams: []*UpstreamConfig{up}})
 	ts := serveEdge(t, tg, EdgeOptions{})
