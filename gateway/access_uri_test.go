@@ -84,36 +84,5 @@ func TestHiddenResourceReadsLikeAMissingOne(t *testing.T) {
 	}
 }
 
-// TestHiddenResourceIsNotReadThroughAnEquivalentURI: a resource a
-// deny glob hides is not read through a shown template by another
-// spelling of its URI that RFC 3986 calls equivalent (a percent-encoded
-// unreserved letter, a dot segment), which an upstream resolving paths as
-// a file server does reads as the hidden file.
-func TestHiddenResourceIsNotReadThroughAnEquivalentURI(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		rule AccessRule
-	}{
-		{"deny glob", AccessRule{Deny: []string{"files.resource:file:///srv/secret/*"}}},
-		{"allow globs", AccessRule{Allow: []string{"files.resource:file:///srv/public/*", "files.template:*"}}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			tg := startGatewayWith(t, Config{Mode: ModePassthrough, Upstreams: []*UpstreamConfig{httpUpstream("files", serveHTTP(t, secretFiles()).URL)}},
-				Options{Access: []AccessRule{tc.rule}})
-			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-			defer cancel()
-			if _, err := tg.client.ReadResource(ctx, &mcp.ReadResourceParams{URI: "file:///srv/secret/key"}); err == nil {
-				t.Fatal("the hidden file:///srv/secret/key was read as it is spelt")
-			}
-			for _, uri := range []string{"file:///srv/%73ecret/key", "file:///srv/public/../secret/key", "file:///srv/./secret/key"} {
-				res, err := tg.client.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
-				if err == nil && len(res.Contents) > 0 && strings.Contains(res.Contents[0].Text, "THE SECRET KEY") {
-					t.Errorf("the hidden file:///srv/secret/key was read as %s: %q", uri, res.Contents[0].Text)
-				}
-			}
-		})
-	}
-}
-
 // policyServer is an upstream with a tool, a prompt, a resource and a
 // template each, for a rule to hide.

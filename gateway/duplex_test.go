@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -91,17 +92,7 @@ func TestRootsKeptFromAnUpstreamWithoutRelayRoots(t *testing.T) {
 			up := httpUpstream("duplex", serveHTTP(t, s).URL)
 			up.Session = session
 			tg := startGateway(t, Config{Upstreams: []*UpstreamConfig{up}})
-			asked := 0
-			c := mcp.NewClient(&mcp.Implementation{Name: "with-roots"}, nil)
-			c.AddRoots(&mcp.Root{URI: "file:///"})
-			c.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
-				return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-					if method == "roots/list" {
-						asked++
-					}
-					return next(ctx, method, req)
-				}
-			})
+			c, asked := rootedClient()
 			ct, st := mcp.NewInMemoryTransports()
 			if _, err := tg.Server().Connect(context.Background(), st, nil); err != nil {
 				t.Fatal(err)
@@ -121,8 +112,8 @@ func TestRootsKeptFromAnUpstreamWithoutRelayRoots(t *testing.T) {
 			if declared == nil || declared.RootsV2 != nil || declared.Roots.ListChanged {
 				t.Errorf("the upstream was told the client capabilities %+v, want no roots", declared)
 			}
-			if asked != 0 {
-				t.Errorf("the client was asked for its roots %d times, want never", asked)
+			if n := asked.Load(); n != 0 {
+				t.Errorf("the client was asked for its roots %d times, want never", n)
 			}
 		})
 	}
@@ -175,4 +166,21 @@ func TestDiscoveryDeclaresRootsOnlyWithRelayRoots(t *testing.T) {
 			t.Errorf("relay_roots %v: the upstream was told roots %v (%v)", relay, text(res), err)
 		}
 	}
+}
+
+// rootedClient is a go-sdk client whose root is file:///, the whole host,
+// and the count of the roots/list requests it is asked.
+func rootedClient() (*mcp.Client, *atomic.Int32) {
+	var asked atomic.Int32
+	c := mcp.NewClient(&mcp.Implementation{Name: "with-roots"}, nil)
+	c.AddRoots(&mcp.Root{URI: "file:///"})
+	c.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "roots/list" {
+				asked.Add(1)
+			}
+			return next(ctx, method, req)
+		}
+	})
+	return c, &asked
 }

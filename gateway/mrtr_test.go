@@ -162,17 +162,7 @@ func TestStatelessUpstreamGetsRootsOnlyWithRelayRoots(t *testing.T) {
 		edge := serveEdge(t, tg, EdgeOptions{})
 		for _, version := range []string{"", "2025-11-25"} {
 			toldRoots = nil
-			asked := 0
-			client := mcp.NewClient(&mcp.Implementation{Name: "rooted-client"}, nil)
-			client.AddRoots(&mcp.Root{URI: "file:///"})
-			client.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
-				return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-					if method == "roots/list" {
-						asked++
-					}
-					return next(ctx, method, req)
-				}
-			})
+			client, asked := rootedClient()
 			opts := &mcp.ClientSessionOptions{ProtocolVersion: version}
 			if version == "" {
 				opts = nil
@@ -192,9 +182,9 @@ func TestStatelessUpstreamGetsRootsOnlyWithRelayRoots(t *testing.T) {
 			if relay && got != "file:///" {
 				t.Errorf("with relay_roots, a client at %q: %q, want its root", version, got)
 			}
-			if !relay && (!strings.Contains(got, "relay_roots") || asked != 0 || len(toldRoots) != 1 || toldRoots[0]) {
+			if !relay && (!strings.Contains(got, "relay_roots") || asked.Load() != 0 || len(toldRoots) != 1 || toldRoots[0]) {
 				t.Errorf("without relay_roots, a client at %q: %q, asked %d times, upstream told roots %v; want a refusal naming relay_roots, the client never asked, the upstream told of no roots",
-					version, got, asked, toldRoots)
+					version, got, asked.Load(), toldRoots)
 			}
 		}
 	}

@@ -40,33 +40,29 @@ func (v *view) keepExposed(res mcp.Result) mcp.Result {
 	switch l := res.(type) {
 	case *mcp.ListToolsResult:
 		out := *l
-		out.Tools = slices.DeleteFunc(slices.Clone(l.Tools), func(t *mcp.Tool) bool {
-			_, routed := r.tools[t.Name]
-			return !routed && !isMetaTool(t.Name)
-		})
+		out.Tools = keep(l.Tools, func(t *mcp.Tool) bool { _, ok := r.tools[t.Name]; return ok || isMetaTool(t.Name) })
 		return &out
 	case *mcp.ListPromptsResult:
 		out := *l
-		out.Prompts = slices.DeleteFunc(slices.Clone(l.Prompts), func(p *mcp.Prompt) bool {
-			_, routed := r.prompts[p.Name]
-			return !routed
-		})
+		out.Prompts = keep(l.Prompts, func(p *mcp.Prompt) bool { _, ok := r.prompts[p.Name]; return ok })
 		return &out
 	case *mcp.ListResourcesResult:
 		out := *l
-		out.Resources = slices.DeleteFunc(slices.Clone(l.Resources), func(res *mcp.Resource) bool {
-			_, routed := r.resources[res.URI]
-			return !routed
-		})
+		out.Resources = keep(l.Resources, func(res *mcp.Resource) bool { _, ok := r.resources[res.URI]; return ok })
 		return &out
 	case *mcp.ListResourceTemplatesResult:
 		out := *l
-		out.ResourceTemplates = slices.DeleteFunc(slices.Clone(l.ResourceTemplates), func(t *mcp.ResourceTemplate) bool {
-			return !slices.ContainsFunc(r.templates, func(route templateRoute) bool { return route.template == t.URITemplate })
+		out.ResourceTemplates = keep(l.ResourceTemplates, func(t *mcp.ResourceTemplate) bool {
+			return slices.ContainsFunc(r.templates, func(route templateRoute) bool { return route.template == t.URITemplate })
 		})
 		return &out
 	}
 	return res
+}
+
+// keep is a copy of items with only those exposed says yes to.
+func keep[T any](items []*T, exposed func(*T) bool) []*T {
+	return slices.DeleteFunc(slices.Clone(items), func(item *T) bool { return !exposed(item) })
 }
 
 // isMetaTool reports whether name is one of the three meta-tools, which
