@@ -184,3 +184,82 @@ func rootedClient() (*mcp.Client, *atomic.Int32) {
 	})
 	return c, &asked
 }
+
+// rootsAtStartServer asks its client for roots as its session starts, the
+// way the filesystem server does, and its tool "roots" says what it got.
+func rootsAtStartServer() *mcp.Server {
+	var got atomic.Value
+	got.Store("none yet")
+	s := mcp.NewServer(&mcp.Implementation{Name: "roots-at-start"}, &mcp.ServerOptions{
+		InitializedHandler: func(_ context.Context, req *mcp.InitializedRequest) {
+			go func() {
+				res, err := req.Session.ListRoots(context.Background(), nil)
+				if err != nil {
+					got.Store("error: " + err.Error())
+					return
+				}
+				var uris []string
+				for _, r := range res.Roots {
+					uris = append(uris, r.URI)
+				}
+				got.Store(strings.Join(uris, ","))
+			}()
+		},
+	})
+	s.AddTool(&mcp.Tool{Name: "roots", Description: "The roots this server was given.", InputSchema: map[string]any{"type": "object"}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: got.Load().(string)}}}, nil
+		})
+	return s
+}
+
+// TestRootsAskedAtSessionStartOutliveTheFirstCall: an upstream with
+// relay_roots that asks for roots as its per-client session starts (which
+// is during the client's first call) gets them even when the client
+// answers after that call has ended: roots belong to the session, and are
+// asked on the client's standalone stream. A client without that stream
+// is asked within its call.
+func TestRootsAskedAtSessionStartOutliveTheFirstCall(t *testing.T) {
+	for _, standalone := range []bool{true, false} {
+		t.Run(fmt.Sprintf("standalone stream %v", standalone), func(t *testing.T) {
+			up := httpUpstream("early", serveHTTP(t, rootsAtStartServer()).URL)
+			up.Session = SessionPerClient
+			up.RelayRoots = true
+			tg := startGateway(t, Config{Upstreams: []*UpstreamConfig{up}})
+			ts := serveEdge(t, tg, EdgeOptions{})
+			var asked atomic.Int32
+			c := mcp.NewClient(&mcp.Implementation{Name: "slow-roots"}, nil)
+			c.AddRoots(&mcp.Root{URI: "file:///home/client"})
+			c.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+				return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+					if method == "roots/list" {
+						asked.Add(1)
+						if standalone {
+							time.Sleep(300 * time.Millisecond) // answer after the first call has ended
+						}
+					}
+					return next(ctx, method, req)
+				}
+			})
+			cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: ts.URL, DisableStandaloneSSE: !standalone},
+				&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cs.Close()
+			var got string
+			for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+				res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: ExecuteToolName, Arguments: map[string]any{"tool_name": "early.roots"}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got = text(res); got == "file:///home/client" {
+					break
+				}
+			}
+			if got != "file:///home/client" {
+				t.Errorf("the upstream's roots = %q, want the client's file:///home/client (asked %d times)", got, asked.Load())
+			}
+		})
+	}
+}

@@ -23,7 +23,8 @@ type ClientRelay interface {
 // roots, log messages) reaches this client. Each
 // is sent in the context of the client's call in flight to that upstream,
 // if there is one, so that it travels on that call's stream, and is
-// cancelled with it.
+// cancelled with it; a roots/list request, which is about the session and
+// not the call, outlives the call (sessionQuestionContext).
 type Relay struct {
 	session *mcp.ServerSession
 	caps    *mcp.ClientCapabilities
@@ -90,7 +91,7 @@ func (r *Relay) install(c *mcp.Client) {
 				if r.caps.RootsV2 == nil {
 					return nil, refuseRoots()
 				}
-				ctx, done := r.downstreamContext(ctx)
+				ctx, done := r.sessionQuestionContext(ctx)
 				defer done()
 				return r.session.ListRoots(ctx, &mcp.ListRootsParams{})
 			case method == "elicitation/create" && r.caps.Elicitation != nil:
@@ -160,6 +161,17 @@ func (r *Relay) track(ctx context.Context) (done func()) {
 	}
 }
 
+// sessionQuestionContext is the context to ask the downstream client a
+// question about its session rather than about a call (roots/list) in: as
+// downstreamContext's, so it travels on the newest call's stream, but not
+// cancelled when that call ends. An upstream asks for roots as its session
+// starts, which is during the client's first call, and the client may
+// answer after that call has ended; only the upstream's withdrawing the
+// question cancels it.
+func (r *Relay) sessionQuestionContext(upstreamCtx context.Context) (context.Context, func()) {
+	return r.contextFor(upstreamCtx, context.WithoutCancel)
+}
+
 // downstreamContext is the context to send to the downstream client in:
 // the newest call in flight (so the message travels on that call's
 // stream), or, with none, a fresh one (the client's standalone stream);
@@ -167,10 +179,16 @@ func (r *Relay) track(ctx context.Context) (done func()) {
 // upstream's context itself is never used: its values belong to the
 // upstream connection.
 func (r *Relay) downstreamContext(upstreamCtx context.Context) (context.Context, func()) {
+	return r.contextFor(upstreamCtx, func(call context.Context) context.Context { return call })
+}
+
+// contextFor is downstreamContext with the newest call's context passed
+// through fromCall.
+func (r *Relay) contextFor(upstreamCtx context.Context, fromCall func(context.Context) context.Context) (context.Context, func()) {
 	r.mu.Lock()
 	base := context.Background()
 	if n := len(r.calls); n > 0 {
-		base = r.calls[n-1]
+		base = fromCall(r.calls[n-1])
 	}
 	r.mu.Unlock()
 	ctx, cancel := context.WithCancel(base)

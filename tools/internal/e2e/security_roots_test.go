@@ -94,12 +94,16 @@ func TestClientRootsDoNotWidenAnUpstream(t *testing.T) {
 	})
 
 	// The server asks for its roots once, as its session starts, which
-	// is during the client's first call; the relay asks the client in
-	// that call, and the answer may come after the call has ended.
+	// is during the client's first call; the answer may come after that
+	// call has ended, and must still reach the server.
 	t.Run("with relay_roots", func(t *testing.T) {
 		client := connect(t, "relay_roots")
-		if _, asked := allowedDirectories(t, client, outside); asked == 0 {
+		dirs, asked := allowedDirectories(t, client, outside)
+		if asked == 0 {
 			t.Errorf("with relay_roots the client was never asked for its roots")
+		}
+		if !strings.Contains(dirs, outside) {
+			t.Errorf("with relay_roots the upstream serves %s; want the client's root %s", dirs, outside)
 		}
 	})
 }
