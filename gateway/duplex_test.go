@@ -186,8 +186,9 @@ func rootedClient() (*mcp.Client, *atomic.Int32) {
 }
 
 // rootsAtStartServer asks its client for roots as its session starts, the
-// way the filesystem server does, and its tool "roots" says what it got.
-func rootsAtStartServer() *mcp.Server {
+// way the filesystem server does, and its tool "roots" says what it got,
+// after waiting for callTime.
+func rootsAtStartServer(callTime time.Duration) *mcp.Server {
 	var got atomic.Value
 	got.Store("none yet")
 	s := mcp.NewServer(&mcp.Implementation{Name: "roots-at-start"}, &mcp.ServerOptions{
@@ -208,6 +209,7 @@ func rootsAtStartServer() *mcp.Server {
 	})
 	s.AddTool(&mcp.Tool{Name: "roots", Description: "The roots this server was given.", InputSchema: map[string]any{"type": "object"}},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			time.Sleep(callTime)
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: got.Load().(string)}}}, nil
 		})
 	return s
@@ -218,11 +220,17 @@ func rootsAtStartServer() *mcp.Server {
 // is during the client's first call) gets them even when the client
 // answers after that call has ended: roots belong to the session, and are
 // asked on the client's standalone stream. A client without that stream
-// is asked within its call.
+// is asked on the stream of its call, if the question comes while the call
+// lasts (here the upstream's tool takes 200 ms), and its late answer
+// still counts.
 func TestRootsAskedAtSessionStartOutliveTheFirstCall(t *testing.T) {
 	for _, standalone := range []bool{true, false} {
 		t.Run(fmt.Sprintf("standalone stream %v", standalone), func(t *testing.T) {
-			up := httpUpstream("early", serveHTTP(t, rootsAtStartServer()).URL)
+			callTime := time.Duration(0)
+			if !standalone {
+				callTime = 200 * time.Millisecond
+			}
+			up := httpUpstream("early", serveHTTP(t, rootsAtStartServer(callTime)).URL)
 			up.Session = SessionPerClient
 			up.RelayRoots = true
 			tg := startGateway(t, Config{Upstreams: []*UpstreamConfig{up}})
@@ -234,9 +242,7 @@ func TestRootsAskedAtSessionStartOutliveTheFirstCall(t *testing.T) {
 				return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 					if method == "roots/list" {
 						asked.Add(1)
-						if standalone {
-							time.Sleep(300 * time.Millisecond) // answer after the first call has ended
-						}
+						time.Sleep(600 * time.Millisecond) // answer after the first call has ended
 					}
 					return next(ctx, method, req)
 				}

@@ -2,8 +2,10 @@ package gateway
 
 import (
 	"context"
+	"errors"
 	"sync"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -24,7 +26,7 @@ type ClientRelay interface {
 // is sent in the context of the client's call in flight to that upstream,
 // if there is one, so that it travels on that call's stream, and is
 // cancelled with it; a roots/list request, which is about the session and
-// not the call, outlives the call (sessionQuestionContext).
+// not the call, outlives the call (listRoots).
 type Relay struct {
 	session *mcp.ServerSession
 	caps    *mcp.ClientCapabilities
@@ -91,9 +93,7 @@ func (r *Relay) install(c *mcp.Client) {
 				if r.caps.RootsV2 == nil {
 					return nil, refuseRoots()
 				}
-				ctx, done := r.sessionQuestionContext(ctx)
-				defer done()
-				return r.session.ListRoots(ctx, &mcp.ListRootsParams{})
+				return r.listRoots(ctx)
 			case method == "elicitation/create" && r.caps.Elicitation != nil:
 				params, ok := req.GetParams().(*mcp.ElicitParams)
 				if !ok || params == nil {
@@ -161,15 +161,40 @@ func (r *Relay) track(ctx context.Context) (done func()) {
 	}
 }
 
-// sessionQuestionContext is the context to ask the downstream client a
-// question about its session rather than about a call (roots/list) in: as
-// downstreamContext's, so it travels on the newest call's stream, but not
-// cancelled when that call ends. An upstream asks for roots as its session
-// starts, which is during the client's first call, and the client may
-// answer after that call has ended; only the upstream's withdrawing the
-// question cancels it.
-func (r *Relay) sessionQuestionContext(upstreamCtx context.Context) (context.Context, func()) {
-	return r.contextFor(upstreamCtx, context.WithoutCancel)
+// listRoots asks the downstream client for its roots. A roots/list is
+// about the session, not about a call: an upstream asks as its session
+// starts (during the client's first call, or just after it) and when told
+// the roots changed. So it goes on the client's standalone stream, and,
+// for a client without one open, on the newest call's stream; either way
+// it is cancelled only when the upstream withdraws it, not when that call
+// ends, since the client may answer after.
+func (r *Relay) listRoots(upstreamCtx context.Context) (*mcp.ListRootsResult, error) {
+	ask := func(base context.Context) (*mcp.ListRootsResult, error) {
+		ctx, cancel := context.WithCancel(base)
+		defer context.AfterFunc(upstreamCtx, cancel)()
+		defer cancel()
+		return r.session.ListRoots(ctx, &mcp.ListRootsParams{})
+	}
+	res, err := ask(context.Background())
+	if !rejectedByTransport(err) {
+		return res, err
+	}
+	r.mu.Lock()
+	var call context.Context
+	if n := len(r.calls); n > 0 {
+		call = r.calls[n-1]
+	}
+	r.mu.Unlock()
+	if call == nil {
+		return nil, err
+	}
+	return ask(context.WithoutCancel(call))
+}
+
+// rejectedByTransport reports whether err says the message was never sent.
+func rejectedByTransport(err error) bool {
+	var wire *jsonrpc.Error
+	return errors.As(err, &wire) && wire.Code == codeRejectedByTransport
 }
 
 // downstreamContext is the context to send to the downstream client in:
@@ -179,16 +204,10 @@ func (r *Relay) sessionQuestionContext(upstreamCtx context.Context) (context.Con
 // upstream's context itself is never used: its values belong to the
 // upstream connection.
 func (r *Relay) downstreamContext(upstreamCtx context.Context) (context.Context, func()) {
-	return r.contextFor(upstreamCtx, func(call context.Context) context.Context { return call })
-}
-
-// contextFor is downstreamContext with the newest call's context passed
-// through fromCall.
-func (r *Relay) contextFor(upstreamCtx context.Context, fromCall func(context.Context) context.Context) (context.Context, func()) {
 	r.mu.Lock()
 	base := context.Background()
 	if n := len(r.calls); n > 0 {
-		base = fromCall(r.calls[n-1])
+		base = r.calls[n-1]
 	}
 	r.mu.Unlock()
 	ctx, cancel := context.WithCancel(base)
