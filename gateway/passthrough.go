@@ -367,10 +367,14 @@ func upstreamAnswer(err error) error {
 }
 
 // answeredError finds, depth first, a JSON-RPC error in err's tree that the
-// upstream answered with (see peerAnswered), or nil.
+// upstream answered with (see peerAnswered), or nil; under a redacted
+// error, its redacted copy.
 func answeredError(err error) *jsonrpc.Error {
 	if wire, ok := err.(*jsonrpc.Error); ok && wire.Code != codeRejectedByTransport {
 		return wire
+	}
+	if red, ok := err.(*redactedError); ok && red.answer != nil {
+		return red.answer
 	}
 	switch e := err.(type) {
 	case interface{ Unwrap() error }:

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 )
@@ -175,13 +176,26 @@ func (r *redactor) err(err error) error {
 	if _, done := err.(*redactedError); done {
 		return err
 	}
-	return &redactedError{msg: r.text(err.Error()), err: err}
+	red := &redactedError{msg: r.text(err.Error()), err: err}
+	if wire := answeredError(err); wire != nil {
+		answer := *wire
+		answer.Message = r.text(wire.Message)
+		answer.Data = nil
+		if data := r.text(string(wire.Data)); json.Valid([]byte(data)) {
+			answer.Data = json.RawMessage(data)
+		}
+		red.answer = &answer
+	}
+	return red
 }
 
-// redactedError is an error whose message has been redacted.
+// redactedError is an error whose message has been redacted, and, if the
+// error holds a JSON-RPC error the upstream answered with, a redacted copy
+// of that answer, which answeredError finds before the original.
 type redactedError struct {
-	msg string
-	err error
+	msg    string
+	err    error
+	answer *jsonrpc.Error
 }
 
 func (e *redactedError) Error() string { return e.msg }
