@@ -75,12 +75,15 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, t *Too
 }
 
 // withoutReservedMeta is an upstream result's _meta without the keys the
-// protocol reserves (io.modelcontextprotocol/...): they describe the
-// upstream's side of its own connection (its serverInfo), which the
-// gateway's answer states for itself.
+// protocol reserves (io.modelcontextprotocol/...), which describe the
+// upstream's side of its own connection (its serverInfo) that the
+// gateway's answer states for itself, and without the gateway's own
+// (gatewayMetaPrefix): an upstream's result that set ErrorMetaKey would
+// read as a gateway error to the client, and choose the outcome label of
+// the call's metrics.
 func withoutReservedMeta(m mcp.Meta) mcp.Meta {
 	for k := range m {
-		if strings.HasPrefix(k, "io.modelcontextprotocol/") {
+		if strings.HasPrefix(k, "io.modelcontextprotocol/") || strings.HasPrefix(k, gatewayMetaPrefix) {
 			delete(m, k)
 		}
 	}

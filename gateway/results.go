@@ -9,7 +9,11 @@ import (
 
 // ErrorMetaKey marks a tool result as the gateway's own error (as opposed to
 // an upstream tool that returned isError). Its value is an ErrorCode.
-const ErrorMetaKey = "io.github.caddy-mcp/error"
+const ErrorMetaKey = gatewayMetaPrefix + "error"
+
+// gatewayMetaPrefix begins the _meta keys the gateway sets on its answers,
+// and only it.
+const gatewayMetaPrefix = "io.github.caddy-mcp/"
 
 // ErrorCode classifies gateway errors for programs; models read the text.
 type ErrorCode string

@@ -10,7 +10,7 @@ import (
 // TruncatedMetaKey marks a tool result the gateway cut down to the
 // configured max_result_size; its value is the result's original size in
 // bytes of JSON.
-const TruncatedMetaKey = "io.github.caddy-mcp/truncated"
+const TruncatedMetaKey = gatewayMetaPrefix + "truncated"
 
 // truncationNoteRoom is kept free under the limit for the note that says
 // what was cut.
