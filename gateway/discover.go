@@ -87,6 +87,14 @@ func (v *view) discoverTools(ctx context.Context, req *mcp.CallToolRequest) (*mc
 	if len(queryText) > maxQueryLen {
 		return errorResult(ErrInvalidArguments, fmt.Sprintf("query is %d bytes; the limit is %d. Use a few keywords.", len(queryText), maxQueryLen)), nil
 	}
+	for arg, value := range map[string]string{"domain": domainName, "group": groupName} {
+		// No domain or group is named longer than a tool may be; an
+		// argument that is goes no further (it would be matched whole
+		// against every name for suggestions).
+		if len(value) > maxNameLen {
+			return errorResult(ErrInvalidArguments, fmt.Sprintf("%s is %d bytes; no %s name is longer than %d. Call discover_tools without arguments for the domains.", arg, len(value), arg, maxNameLen)), nil
+		}
+	}
 	q, err := search.ParseQuery(queryText)
 	if err != nil {
 		return errorResult(ErrInvalidArguments, "query: "+err.Error()), nil
