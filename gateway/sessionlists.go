@@ -12,7 +12,8 @@ import (
 // the view its session began under, while Caddy's matchers choose each
 // request's policy anew (by network, header, claim): a list asked under
 // another policy keeps only what that policy's view exposes too, as its
-// calls, reads and gets are judged by it (requestView).
+// calls, reads and gets are judged by it (requestView), and comes whole,
+// without a cursor (see wholeList).
 func (v *view) listsUnderRequestPolicy(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		res, err := next(ctx, method, req)
@@ -22,6 +23,9 @@ func (v *view) listsUnderRequestPolicy(next mcp.MethodHandler) mcp.MethodHandler
 		switch method {
 		case "tools/list", "prompts/list", "resources/list", "resources/templates/list":
 			if own := v.g.requestView(req, v); own != v {
+				if res, err = wholeList(ctx, next, method, req, res); err != nil {
+					return nil, err
+				}
 				return own.keepExposed(res), nil
 			}
 		}

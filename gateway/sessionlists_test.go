@@ -2,6 +2,8 @@ package gateway
 
 import (
 	"context"
+	"encoding/base64"
+	"fmt"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -139,4 +141,67 @@ func (d dynamicHeader) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.Header.Set(d.name, d.value.Load().(string))
 	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestListUnderAnotherPolicyComesWhole: a client of an earlier revision
+// whose session began under a broad policy and whose requests now fall
+// under a stricter one gets its lists filtered by the stricter policy
+// (TestSessionListsFollowEachRequestsPolicy), and whole: a page of the
+// session's view would end on that view's item, and the SDK's cursor
+// spells that item's name (base64 of a gob), which may be one the strict
+// policy hides.
+func TestListUnderAnotherPolicyComesWhole(t *testing.T) {
+	s := mcp.NewServer(&mcp.Implementation{Name: "crm"}, nil)
+	// 1001 tools: the SDK's pages hold 1000, so the first page ends on
+	// the 1000th name in order, t0999 (crm_t0999 once exposed).
+	for i := range 1001 {
+		name := fmt.Sprintf("t%04d", i)
+		if i == 999 {
+			name = "t0999_payroll_export"
+		}
+		addTextTool(s, name, "Tool "+name+".", "ok")
+	}
+	cfg := Config{Mode: ModePassthrough, Upstreams: []*UpstreamConfig{httpUpstream("crm", serveHTTP(t, s).URL)}}
+	strict := AccessRule{Deny: []string{"crm.t0999_payroll_export"}}
+	tg := startGatewayWith(t, cfg, Options{Access: []AccessRule{{}, strict}})
+	var network atomic.Value
+	network.Store("office")
+	ts := serveEdge(t, tg, EdgeOptions{Identify: func(r *http.Request) (Caller, error) {
+		policy := 0
+		if r.Header.Get("X-Network") != "office" {
+			policy = 1
+		}
+		return Caller{Policy: policy, User: "alice"}, nil
+	}})
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "old"}, nil).Connect(context.Background(),
+		&mcp.StreamableClientTransport{Endpoint: ts.URL, HTTPClient: &http.Client{Transport: dynamicHeader{name: "X-Network", value: &network}}},
+		&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	network.Store("cafe") // alice's requests now fall under the strict policy
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+
+	res, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range res.Tools {
+		if strings.Contains(tool.Name, "payroll") {
+			t.Fatalf("tools/list under the strict policy lists %s", tool.Name)
+		}
+	}
+	if decoded, _ := base64.URLEncoding.DecodeString(res.NextCursor); strings.Contains(string(decoded), "payroll") {
+		t.Errorf("tools/list under the strict policy hands out a nextCursor naming the tool it hides: cursor %q decodes to %q", res.NextCursor, decoded)
+	}
+	if len(res.Tools) != 1000 || res.NextCursor != "" {
+		t.Errorf("tools/list under the strict policy = %d tools and cursor %q, want the 1000 it exposes in one answer", len(res.Tools), res.NextCursor)
+	}
+	// Under the session's own policy, lists come in the SDK's pages.
+	network.Store("office")
+	if res, err = cs.ListTools(ctx, nil); err != nil || res.NextCursor == "" {
+		t.Errorf("tools/list under the session's own policy = cursor %q (%v), want a page and a cursor", res.NextCursor, err)
+	}
 }
