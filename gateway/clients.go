@@ -67,9 +67,10 @@ type sharedSubscription struct {
 }
 
 type clientUpstream struct {
-	upstream *Upstream
-	relay    *Relay
-	key      string // the SessionKey it was made for
+	upstream   *Upstream
+	relay      *Relay
+	key        string          // the SessionKey it was made for
+	subscribed map[string]bool // the URIs the client subscribed to on it
 }
 
 // upstreamFor returns the upstream session a client's request to domain d
@@ -110,7 +111,7 @@ func (g *Gateway) upstreamFor(req mcp.Request, d *Domain) (*Upstream, *Relay, er
 			}
 		},
 	})
-	u.OnResourceUpdated(g.resourceUpdated)
+	u.OnResourceUpdated(g.ownResourceUpdated(ss, state, d.Name))
 	state.upstreams[d.Name] = &clientUpstream{upstream: u, relay: relay, key: cfg.SessionKey()}
 	g.clients.opened(d.Name, +1)
 	return u, relay, nil

@@ -47,12 +47,16 @@ type Gateway struct {
 	notices  atomic.Pointer[map[string][]string]
 	pins     pins
 
-	clients  clientSessions
-	states   atomic.Pointer[stateKey] // signs request states (requeststate.go)
-	held     heldCalls                // calls held open for their callers' answers (pending.go)
-	sessions sessionTable
-	callers  callers
-	misses   searchMisses
+	clients clientSessions
+	// ownUpdates marks the resource updates being sent from a client's
+	// own upstream session with that client's session (see
+	// ownResourceUpdated).
+	ownUpdates sync.Map
+	states     atomic.Pointer[stateKey] // signs request states (requeststate.go)
+	held       heldCalls                // calls held open for their callers' answers (pending.go)
+	sessions   sessionTable
+	callers    callers
+	misses     searchMisses
 }
 
 // setup is one configuration of a gateway; Update replaces it whole, so a
@@ -214,8 +218,8 @@ func (g *Gateway) Update(cfg Config, upstreams []*Upstream, opts Options) error 
 	for _, u := range cfg.Upstreams {
 		s.byName[u.Name] = u
 	}
-	for _, u := range upstreams {
-		s.unsub = append(s.unsub, u.OnChange(g.requestRebuild), u.OnResourceUpdated(g.resourceUpdated))
+	for i, u := range upstreams {
+		s.unsub = append(s.unsub, u.OnChange(g.requestRebuild), u.OnResourceUpdated(g.sharedResourceUpdated(cfg.Upstreams[i].Name)))
 		u.SetToolLimit(cfg.ToolLimit())
 		u.SetItemSizeLimit(cfg.ToolSizeLimit())
 	}

@@ -544,9 +544,14 @@ func (v *view) changeSubscription(ctx context.Context, req mcp.Request, uri stri
 	if d := v.Catalog().Domain(domain); d == nil || u != d.upstream {
 		// The client's own upstream session: its subscriptions are its own.
 		if delta > 0 {
-			return u.Subscribe(ctx, uri)
+			err = u.Subscribe(ctx, uri)
+		} else {
+			err = u.Unsubscribe(ctx, uri)
 		}
-		return u.Unsubscribe(ctx, uri)
+		if err == nil {
+			v.g.noteOwnSubscription(req, u, domain, uri, delta > 0)
+		}
+		return err
 	}
 	ss, _ := req.GetSession().(*mcp.ServerSession)
 	var st *clientState
@@ -584,53 +589,32 @@ func (v *view) changeSubscription(ctx context.Context, req mcp.Request, uri stri
 }
 
 // countSubscriber counts a client in (delta > 0) or out of the
-// subscribers to uri of domain on the domain's shared upstream session,
-// which subscribes with the first client in and unsubscribes with the
-// last one out.
+// subscribers to uri of domain on the domain's shared upstream session:
+// the view's count routes the upstream's updates (sharedResourceUpdated),
+// the upstream's, which every view and gateway sharing the session adds
+// to, subscribes the session with the first client in and unsubscribes it
+// with the last one out (Upstream.CountSubscriber).
 func (v *view) countSubscriber(ctx context.Context, domain, uri string, delta int) error {
 	d := v.Catalog().Domain(domain)
 	if d == nil || d.upstream == nil {
 		return nil
 	}
-	u := d.upstream
 	e := &v.exposed
 	e.subsMu.Lock()
 	defer e.subsMu.Unlock()
+	if err := d.upstream.CountSubscriber(ctx, uri, delta); err != nil {
+		return err
+	}
 	if e.subs == nil {
 		e.subs = map[string]int{}
 	}
 	key := domain + "\x00" + uri
-	before := e.subs[key]
-	after := max(before+delta, 0)
-	if (before > 0) != (after > 0) {
-		// The shared session's subscription changes with the first
-		// client in or the last one out.
-		var err error
-		if delta > 0 {
-			err = u.Subscribe(ctx, uri)
-		} else {
-			err = u.Unsubscribe(ctx, uri)
-		}
-		if err != nil {
-			return err
-		}
-	}
-	if after == 0 {
+	if after := max(e.subs[key]+delta, 0); after == 0 {
 		delete(e.subs, key) // a client may subscribe to any URI a template covers
 	} else {
 		e.subs[key] = after
 	}
 	return nil
-}
-
-// resourceUpdated passes an upstream's resource update to the clients
-// subscribed to that URI, on every server.
-func (g *Gateway) resourceUpdated(p *mcp.ResourceUpdatedNotificationParams) {
-	for _, v := range g.allViews() {
-		for _, srv := range v.allServers() {
-			_ = srv.ResourceUpdated(context.Background(), p)
-		}
-	}
 }
 
 // resourceDomain finds the domain whose resource a request may read (or

@@ -117,8 +117,10 @@ type Upstream struct {
 
 	ctx     context.Context // ends with Close
 	cancel  context.CancelFunc
-	refresh chan struct{}      // a list_changed arrived
-	broken  chan brokenSession // a call found the connection failed
+	refresh chan struct{} // a list_changed arrived
+	// subscribers counts the clients subscribed on the shared session.
+	subscribers subscriberCounts
+	broken      chan brokenSession // a call found the connection failed
 	// degraded gets the session the breaker opened on, so the run loop
 	// probes it.
 	degraded chan *mcp.ClientSession

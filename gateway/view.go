@@ -62,7 +62,7 @@ func (v *view) ensureServer(s *setup) {
 	vs.server = mcp.NewServer(&mcp.Implementation{Name: "caddy-mcp-gateway", Title: "Caddy MCP Gateway", Version: Version}, v.serverOptions(mode, instructions, prefix))
 	// Middleware applies right to left: recoverPanics is outermost.
 	vs.server.AddReceivingMiddleware(recoverPanics(v.g.logger), v.g.relayLogLevel, v.listsUnderRequestPolicy)
-	vs.server.AddSendingMiddleware(sendVerbatimSchema)
+	vs.server.AddSendingMiddleware(sendVerbatimSchema, v.updatesItShows)
 	if mode != ModePassthrough {
 		tools := metaTools()
 		handlers := []mcp.ToolHandler{v.discoverTools, v.getToolSchema, v.executeTool}
