@@ -232,6 +232,12 @@ type Connection struct {
 	// caller cannot hold every slot. Zero means half of
 	// MaxConcurrentCalls, rounded up.
 	MaxConcurrentCallsPerIdentity int `json:"max_concurrent_calls_per_identity,omitempty"`
+
+	// Secrets are values the fields above hold that are secrets wherever
+	// they stand (the value of an {env.*} placeholder in the URL's path,
+	// say): scrubbed from errors and logs as header values are. Whoever
+	// resolves the config's placeholders sets them; a config cannot.
+	Secrets []string `json:"-"`
 }
 
 // GroupRule puts the tools whose upstream names match any of Tools (globs)
@@ -542,9 +548,11 @@ func (c *Connection) CallTimeout() time.Duration {
 
 // Key identifies the live connection this config describes: equal keys may
 // share one connection (across config reloads, for instance). It is a hash,
-// so secrets in headers or env do not end up in the key itself.
+// so secrets in headers or env do not end up in the key itself. Secrets
+// count too: a connection scrubs the Secrets it was made with, so other
+// Secrets need another connection.
 func (c *Connection) Key() string {
-	b, _ := json.Marshal(c) // a plain struct of strings, maps and slices: cannot fail
+	b, _ := json.Marshal([]any{c, c.Secrets}) // plain structs of strings, maps and slices: cannot fail
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }

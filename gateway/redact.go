@@ -67,12 +67,12 @@ var urlInText = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]{1,15}://[^\s"'<>` + "
 const minScrubbedSecret = 6
 
 // A redactor removes one upstream connection's secrets from text: every
-// URL in the text is redacted (RedactURL), and every configured secret
-// value (the URL's user info and query values, header values, a header
-// value's credential after its scheme, "Bearer <token>", and a stdio
-// upstream's environment values but absolute paths) is
-// replaced by REDACTED wherever it appears, as an upstream's error
-// message may quote what it was sent.
+// configured secret value (the URL's user info and query values, header
+// values, a header value's credential after its scheme, "Bearer <token>",
+// a stdio upstream's environment values but absolute paths, and the
+// connection's Secrets) is replaced by REDACTED wherever it appears, as an
+// upstream's error message may quote what it was sent; then every URL
+// left in the text is redacted (RedactURL).
 type redactor struct {
 	secrets []string // longest first, so a value containing another goes whole
 }
@@ -96,15 +96,23 @@ func newRedactor(c *Connection) *redactor {
 		}
 	}
 	secrets.addHeaders(c.Headers)
-	// A stdio server's credentials come in its environment. An absolute
-	// path there (a data file, a key file's location) is no credential,
-	// and its errors are read by it.
+	// A stdio server's credentials come in its environment.
 	for _, v := range c.Env {
-		if !strings.HasPrefix(v, "/") || strings.ContainsAny(v, " \t\n") {
+		if !IsFilePath(v) {
 			secrets.add(v)
 		}
 	}
+	for _, v := range c.Secrets {
+		secrets.add(v)
+	}
 	return secrets.redactor()
+}
+
+// IsFilePath reports whether v reads as an absolute file path (a data
+// file's, a key file's location): no credential, and what a server's
+// errors name, so it stays readable in them.
+func IsFilePath(v string) bool {
+	return strings.HasPrefix(v, "/") && !strings.ContainsAny(v, " \t\n")
 }
 
 // forCall is r with the values of the headers ctx's call sends besides
@@ -158,13 +166,14 @@ func (s secretValues) redactor() *redactor {
 	return &redactor{secrets: s}
 }
 
-// text is s with URLs redacted and the connection's secrets replaced.
+// text is s with the connection's secrets replaced and URLs redacted. The
+// secrets go first: a secret that is a whole URL is found as it was
+// configured, before RedactURL rewrites its query.
 func (r *redactor) text(s string) string {
-	s = urlInText.ReplaceAllStringFunc(s, RedactURL)
 	for _, secret := range r.secrets {
 		s = strings.ReplaceAll(s, secret, Redacted)
 	}
-	return s
+	return urlInText.ReplaceAllStringFunc(s, RedactURL)
 }
 
 // err is err with its message redacted (nil stays nil). errors.Is and

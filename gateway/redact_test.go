@@ -89,6 +89,24 @@ func TestRedactorScrubsACallsHeaders(t *testing.T) {
 	}
 }
 
+// TestRedactorScrubsAConnectionsSecrets: a connection's Secrets are
+// scrubbed wherever they stand, a whole URL (the value of an {env.*} the
+// URL was) even when the text quotes it with its query; and a connection
+// with other secrets is another connection.
+func TestRedactorScrubsAConnectionsSecrets(t *testing.T) {
+	const rawURL = "https://mcp.example.com/s/path-key-123/mcp?transport=sse"
+	c := Connection{URL: rawURL, Secrets: []string{rawURL}}
+	got := newRedactor(&c).text(`Post "` + rawURL + `": dial tcp 10.0.0.1:443: connection refused`)
+	if strings.Contains(got, "path-key-123") || !strings.Contains(got, "10.0.0.1:443") {
+		t.Errorf("redacted: %q", got)
+	}
+	other := c
+	other.Secrets = []string{"another-key-456"}
+	if other.Key() == c.Key() {
+		t.Error("connections with other secrets share a key")
+	}
+}
+
 func TestRedactingLogger(t *testing.T) {
 	core, logs := observer.New(zapcore.DebugLevel)
 	r := newRedactor(&Connection{URL: "http://h/mcp?key=s3cret-value"})
