@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -269,23 +270,31 @@ func (h *Handler) stateSecret(repl *caddy.Replacer) string {
 }
 
 // resolveConnection replaces Caddy's global placeholders ({env.*},
-// {file.*}, ...) in every field that may hold a secret or a path.
+// {file.*}, ...) in every field that may hold a secret or a path. The
+// values {env.*} and {file.*} give the fields that carry credentials go
+// to Secrets, wherever they stand in the field: the URL's (but its host,
+// which every connection error names), the headers' (also the constant
+// part of a header that Provision sends per request), the arguments' and
+// the environment's (but absolute paths, as the redactor keeps env
+// values). Command and Dir name a program and a folder.
 func resolveConnection(c gateway.Connection, repl *caddy.Replacer) gateway.Connection {
 	r := func(s string) string { return repl.ReplaceKnown(s, "") }
-	c.URL = r(c.URL)
+	p := newPlaceholderSecrets(repl)
+	filePath := func(v, _ string) bool { return gateway.IsFilePath(v) }
+	c.URL = p.resolve(c.URL, isURLHost)
 	c.Command = r(c.Command)
 	c.Dir = r(c.Dir)
 	if c.Args != nil {
 		args := make([]string, len(c.Args))
 		for i, a := range c.Args {
-			args[i] = r(a)
+			args[i] = p.resolve(a, filePath)
 		}
 		c.Args = args
 	}
 	if c.Env != nil {
 		env := make(map[string]string, len(c.Env))
 		for k, v := range c.Env {
-			env[k] = r(v)
+			env[k] = p.resolve(v, filePath)
 		}
 		c.Env = env
 	}
@@ -293,12 +302,20 @@ func resolveConnection(c gateway.Connection, repl *caddy.Replacer) gateway.Conne
 		headers := make(http.Header, len(c.Headers))
 		for k, vs := range c.Headers {
 			for _, v := range vs {
-				headers.Add(k, r(v))
+				headers.Add(k, p.resolve(v, nil))
 			}
 		}
 		c.Headers = headers
 	}
+	c.Secrets = p.list()
 	return c
+}
+
+// isURLHost reports whether v is the host of URL rawURL, with or without
+// its port.
+func isURLHost(v, rawURL string) bool {
+	u, err := url.Parse(rawURL)
+	return err == nil && u.Host != "" && (v == u.Host || v == u.Hostname())
 }
 
 // Validate checks the config (Provision has already done so; this keeps
