@@ -1,12 +1,16 @@
 package gateway
 
 import (
+	"context"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.uber.org/zap"
 )
 
 // Caller is who a request comes from, as the server in front of the
@@ -98,6 +102,43 @@ func (cs *callers) of(extra *mcp.RequestExtra) (Caller, bool) {
 		return Caller{}, false
 	}
 	return v.(Caller), true
+}
+
+// forgotten reports whether the request whose MCP extra is extra came
+// through the edge but its Caller is no longer known: its HTTP exchange has
+// ended (the client hung up), and the SDK handles it late.
+func (cs *callers) forgotten(extra *mcp.RequestExtra) bool {
+	if extra == nil || extra.Header == nil {
+		return false
+	}
+	key := extra.Header.Get(callerHeader)
+	if key == "" {
+		return false
+	}
+	_, known := cs.byID.Load(key)
+	return !known
+}
+
+// errCallerGone refuses a request whose HTTP exchange ended before it was
+// handled.
+var errCallerGone = refuse(jsonrpc.CodeInvalidRequest,
+	"the HTTP request this message came in has ended; send it again")
+
+// knownCallersOnly is receiving middleware for a view's server: a request
+// that came through the edge is served only while the edge knows its
+// Caller. One handled after its client hung up (behind a long batch, say)
+// would find no Caller, and be judged by the access rule of its session's
+// first request rather than its own: it is refused instead. Notifications
+// carry no policy and go on (notifications/initialized comes after its
+// HTTP exchange has been answered).
+func (g *Gateway) knownCallersOnly(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if !strings.HasPrefix(method, "notifications/") && g.callers.forgotten(req.GetExtra()) {
+			g.logger.Debug("request refused: its HTTP exchange ended before it was handled", zap.String("method", method))
+			return nil, errCallerGone
+		}
+		return next(ctx, method, req)
+	}
 }
 
 // callerOf is the Caller of a request the gateway's handlers serve; the

@@ -61,7 +61,7 @@ func (v *view) ensureServer(s *setup) {
 	vs := &viewServer{mode: mode, instructions: instructions, sessionIDPrefix: prefix}
 	vs.server = mcp.NewServer(&mcp.Implementation{Name: "caddy-mcp-gateway", Title: "Caddy MCP Gateway", Version: Version}, v.serverOptions(mode, instructions, prefix))
 	// Middleware applies right to left: recoverPanics is outermost.
-	vs.server.AddReceivingMiddleware(recoverPanics(v.g.logger), v.g.relayLogLevel, v.listsUnderRequestPolicy)
+	vs.server.AddReceivingMiddleware(recoverPanics(v.g.logger), v.g.knownCallersOnly, v.g.relayLogLevel, v.listsUnderRequestPolicy)
 	vs.server.AddSendingMiddleware(sendVerbatimSchema, v.updatesItShows)
 	if mode != ModePassthrough {
 		tools := metaTools()
