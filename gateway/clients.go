@@ -43,11 +43,20 @@ func (c *clientSessions) opened(domain string, delta int) {
 	}
 }
 
-// count is the number of clients' own upstream sessions of domain open.
-func (c *clientSessions) count(domain string) int {
+// reserve counts one more of the clients' own upstream sessions of domain
+// open, unless limit (if positive) are open already; it reports whether it
+// did. The caller counts it out with opened(domain, -1).
+func (c *clientSessions) reserve(domain string, limit int) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.perUp[domain]
+	if limit > 0 && c.perUp[domain] >= limit {
+		return false
+	}
+	if c.perUp == nil {
+		c.perUp = map[string]int{}
+	}
+	c.perUp[domain]++
+	return true
 }
 
 type clientState struct {
@@ -97,7 +106,7 @@ func (g *Gateway) upstreamFor(req mcp.Request, d *Domain) (*Upstream, *Relay, er
 	if cu, ok := state.upstreams[d.Name]; ok {
 		return cu.upstream, cu.relay, nil
 	}
-	if limit := cfg.ClientSessionLimit(); limit > 0 && g.clients.count(d.Name) >= limit {
+	if limit := cfg.ClientSessionLimit(); !g.clients.reserve(d.Name, limit) {
 		return nil, nil, &BusyError{Limit: limit, ClientSessions: true}
 	}
 	relay := newRelay(ss, cfg.RelayRoots)
@@ -113,7 +122,6 @@ func (g *Gateway) upstreamFor(req mcp.Request, d *Domain) (*Upstream, *Relay, er
 	})
 	u.OnResourceUpdated(g.ownResourceUpdated(ss, state, d.Name))
 	state.upstreams[d.Name] = &clientUpstream{upstream: u, relay: relay, key: cfg.SessionKey()}
-	g.clients.opened(d.Name, +1)
 	return u, relay, nil
 }
 

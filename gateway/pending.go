@@ -114,6 +114,11 @@ func (g *Gateway) holdsCalls(x *inputExchange, d *Domain) bool {
 // questions.
 func (g *Gateway) startHeldCall(ctx context.Context, x *inputExchange, t *Tool, params *mcp.CallToolParams) (*mcp.CallToolResult, error) {
 	cfg := g.current().byName[t.Domain.Name]
+	// Its upstream session is a client's own: it counts against
+	// max_client_sessions while it lasts.
+	if limit := cfg.ClientSessionLimit(); !g.clients.reserve(t.Domain.Name, limit) {
+		return nil, &BusyError{Limit: limit, ClientSessions: true}
+	}
 	callCtx, cancel := context.WithCancel(context.Background())
 	c := &heldCall{
 		id:      rand.Text(),
@@ -132,6 +137,7 @@ func (g *Gateway) startHeldCall(ctx context.Context, x *inputExchange, t *Tool, 
 	// its questions too.
 	callCtx = carryCallValues(callCtx, ctx)
 	go func() {
+		defer g.clients.opened(t.Domain.Name, -1)
 		defer cancel()
 		defer c.upstream.Close()
 		res, err := c.upstream.CallTool(callCtx, params, nil)
