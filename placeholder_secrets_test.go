@@ -141,11 +141,11 @@ func TestStdioArgumentPlaceholderValueStaysOutOfLogs(t *testing.T) {
 	dataDir := t.TempDir()
 	t.Setenv("GATEWAY_TEST_ARG_DIR", dataDir)
 	logFile := filepath.Join(t.TempDir(), "caddy.log")
-	cfg := `{"admin":{"disabled":true},"logging":{"logs":{"default":{"writer":{"output":"file","filename":"` + logFile + `"},"encoder":{"format":"json"},"level":"DEBUG"}}}}`
+	cfg := `{"admin":{"disabled":true,"config":{"persist":false}},"logging":{"logs":{"default":{"writer":{"output":"file","filename":"` + logFile + `"},"encoder":{"format":"json"},"level":"DEBUG"}}}}`
 	if err := caddy.Load([]byte(cfg), true); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { caddy.Load([]byte(`{"admin":{"disabled":true}}`), true) })
+	t.Cleanup(func() { caddy.Load([]byte(`{"admin":{"disabled":true,"config":{"persist":false}}}`), true) })
 	ctx, cancel := caddy.NewContext(caddy.ActiveContext())
 	t.Cleanup(cancel)
 	h := &Handler{Name: "stdio-arg-secret", Config: gateway.Config{Upstreams: []*gateway.UpstreamConfig{{
