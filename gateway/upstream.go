@@ -487,6 +487,8 @@ func (u *Upstream) serveOnce() (connected bool, err error) {
 	go func() { ended <- session.Wait() }()
 	sessionDone := make(chan struct{})
 	defer close(sessionDone)
+	listedAt := time.Now()
+	var relist <-chan time.Time // a re-list waiting out minRelistInterval
 	for {
 		select {
 		case <-u.ctx.Done():
@@ -502,18 +504,49 @@ func (u *Upstream) serveOnce() (connected bool, err error) {
 				go u.probe(session, sessionDone)
 			}
 		case <-u.refresh:
-			lists, err := u.readLists(session)
-			if err != nil {
-				u.logger.Warn("refreshing lists after list_changed", errField(err))
-				continue
+			// The re-list comes after the request (so it reads the last
+			// change) but waits out minRelistInterval; the requests that
+			// arrive meanwhile are all answered by it.
+			if relist == nil {
+				relist = time.After(time.Until(listedAt.Add(minRelistInterval)))
 			}
-			u.setStatus(func(s *UpstreamStatus) {
-				s.Tools, s.Resources, s.ResourceTemplates, s.Prompts = lists.Tools, lists.Resources, lists.ResourceTemplates, lists.Prompts
-				s.RefreshedAt = time.Now()
-			})
-			u.logger.Info("upstream lists refreshed", zap.Int("tools", len(lists.Tools)), zap.Int("resources", len(lists.Resources)), zap.Int("prompts", len(lists.Prompts)))
+		case <-relist:
+			u.relist(session)
+			relist, listedAt = nil, time.Now()
 		}
 	}
+}
+
+// minRelistInterval is the least time between the end of one re-list of
+// an upstream's lists and the start of the next: an upstream sending
+// list_changed without pause gets a re-list a second, not one per
+// notification.
+const minRelistInterval = time.Second
+
+// relist reads the lists again (after list_changed or Refresh). Lists
+// that read the same as those the status holds change nothing but
+// RefreshedAt: an upstream announcing changes it did not make costs the
+// gateway the reading, never a catalog rebuild.
+func (u *Upstream) relist(session *mcp.ClientSession) {
+	lists, err := u.readLists(session)
+	if err != nil {
+		u.logger.Warn("refreshing lists after list_changed", errField(err))
+		return
+	}
+	u.mu.Lock()
+	held := u.status // its lists are replaced, never changed in place
+	u.mu.Unlock()
+	if sameLists(lists, held) {
+		u.mu.Lock()
+		u.status.RefreshedAt = time.Now()
+		u.mu.Unlock()
+		return
+	}
+	u.setStatus(func(s *UpstreamStatus) {
+		s.Tools, s.Resources, s.ResourceTemplates, s.Prompts = lists.Tools, lists.Resources, lists.ResourceTemplates, lists.Prompts
+		s.RefreshedAt = time.Now()
+	})
+	u.logger.Info("upstream lists refreshed", zap.Int("tools", len(lists.Tools)), zap.Int("resources", len(lists.Resources)), zap.Int("prompts", len(lists.Prompts)))
 }
 
 // readLists reads, on a discovery connection, every list the upstream

@@ -3,6 +3,7 @@ package gateway
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"slices"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -76,6 +77,13 @@ func listAll[T any](ctx context.Context, read page[T], b listBounds[T]) (out []*
 		cursor = next
 	}
 	return nil, 0, fmt.Errorf("more than %d pages", maxListPages)
+}
+
+// sameLists reports whether two statuses hold the same lists: the same
+// items, in the same order.
+func sameLists(a, b UpstreamStatus) bool {
+	return reflect.DeepEqual(a.Tools, b.Tools) && reflect.DeepEqual(a.Resources, b.Resources) &&
+		reflect.DeepEqual(a.ResourceTemplates, b.ResourceTemplates) && reflect.DeepEqual(a.Prompts, b.Prompts)
 }
 
 // SetItemSizeLimit bounds, in bytes of JSON, each item a discovery
