@@ -52,6 +52,7 @@ type Gateway struct {
 	// own upstream session with that client's session (see
 	// ownResourceUpdated).
 	ownUpdates sync.Map
+	notes      notificationQueues       // notifications waiting for their clients (notificationqueue.go)
 	states     atomic.Pointer[stateKey] // signs request states (requeststate.go)
 	held       heldCalls                // calls held open for their callers' answers (pending.go)
 	sessions   sessionTable

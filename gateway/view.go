@@ -61,8 +61,10 @@ func (v *view) ensureServer(s *setup) {
 	vs := &viewServer{mode: mode, instructions: instructions, sessionIDPrefix: prefix}
 	vs.server = mcp.NewServer(&mcp.Implementation{Name: "caddy-mcp-gateway", Title: "Caddy MCP Gateway", Version: Version}, v.serverOptions(mode, instructions, prefix))
 	// Middleware applies right to left: recoverPanics is outermost.
-	vs.server.AddReceivingMiddleware(recoverPanics(v.g.logger), v.g.knownCallersOnly, v.g.relayLogLevel, v.listsUnderRequestPolicy)
-	vs.server.AddSendingMiddleware(sendVerbatimSchema, v.updatesItShows)
+	vs.server.AddReceivingMiddleware(recoverPanics(v.g.logger), v.g.notes.answerAfterQueued, v.g.knownCallersOnly, v.g.relayLogLevel, v.listsUnderRequestPolicy)
+	// updatesItShows decides who gets an update as it is sent (its marks
+	// last only that long); the queue, innermost, only defers the writing.
+	vs.server.AddSendingMiddleware(sendVerbatimSchema, v.updatesItShows, v.g.notes.queue)
 	if mode != ModePassthrough {
 		tools := metaTools()
 		handlers := []mcp.ToolHandler{v.discoverTools, v.getToolSchema, v.executeTool}
