@@ -173,18 +173,7 @@ func TestUnsubscribedResourceUpdatesGoNowhere(t *testing.T) {
 	tg := startGatewayWith(t, Config{Mode: ModePassthrough, Upstreams: []*UpstreamConfig{httpUpstream("flooder", updateFloodUpstream(t, 200, 64<<10).URL)}},
 		Options{SDKLogger: slog.New(sdkLog), Access: []AccessRule{{}, {Deny: []string{"flooder.nothing"}}}})
 	ctx := context.Background()
-	var watched atomic.Int32
-	ct, st := mcp.NewInMemoryTransports()
-	if _, err := tg.ServerFor(0).Connect(ctx, st, nil); err != nil {
-		t.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "watcher"}, &mcp.ClientOptions{
-		ResourceUpdatedHandler: func(context.Context, *mcp.ResourceUpdatedNotificationRequest) { watched.Add(1) },
-	}).Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs, updates := updatesClient(t, tg, 0)
 	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "flood://watched"}); err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +181,9 @@ func TestUnsubscribedResourceUpdatesGoNowhere(t *testing.T) {
 	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "flooder_flood", Arguments: map[string]any{}}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the subscribed update, sent after the flood, to arrive", func() bool { return watched.Load() > 0 })
+	if !gotUpdate(updates, "flood://watched", 10*time.Second) {
+		t.Fatal("the subscribed update, sent after the flood, never arrived")
+	}
 	lines, size := sdkLog.records.Load()-before, sdkLog.bytes.Load()-beforeBytes
 	if lines > 20 {
 		t.Errorf("200 resources/updated notifications for URIs no client subscribed to wrote %d log lines, %d KB, to the gateway's log", lines, size>>10)
@@ -216,18 +207,7 @@ func TestResourceUpdateComesFromTheURIsOwnUpstream(t *testing.T) {
 		httpUpstream("other", updateSendingUpstream(t, 0, 0, false).URL),
 	}})
 	ctx := context.Background()
-	var told atomic.Int32
-	ct, st := mcp.NewInMemoryTransports()
-	if _, err := tg.ServerFor(0).Connect(ctx, st, nil); err != nil {
-		t.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "watcher"}, &mcp.ClientOptions{
-		ResourceUpdatedHandler: func(context.Context, *mcp.ResourceUpdatedNotificationRequest) { told.Add(1) },
-	}).Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs, updates := updatesClient(t, tg, 0)
 	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "flood://watched"}); err != nil {
 		t.Fatal(err)
 	}
@@ -239,10 +219,11 @@ func TestResourceUpdateComesFromTheURIsOwnUpstream(t *testing.T) {
 	if err := owner.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: "flood://watched"}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the owner's update", func() bool { return told.Load() > 0 })
-	time.Sleep(200 * time.Millisecond)
-	if n := told.Load(); n != 1 {
-		t.Errorf("the subscriber was told of %d updates, want the owner's one", n)
+	if !gotUpdate(updates, "flood://watched", 10*time.Second) {
+		t.Fatal("the owner's update never arrived")
+	}
+	if gotUpdate(updates, "flood://watched", 200*time.Millisecond) {
+		t.Error("the subscriber was told of two updates, the other upstream's among them; want the owner's one")
 	}
 }
 

@@ -55,22 +55,7 @@ func sessionListsUnder(t *testing.T, mode string, strict AccessRule) {
 		cfg.Pin = []string{"crm.delete_account", "crm.people_search"}
 	}
 	tg := startGatewayWith(t, cfg, Options{Access: []AccessRule{{}, strict}})
-	var network atomic.Value
-	network.Store("office")
-	ts := serveEdge(t, tg, EdgeOptions{Identify: func(r *http.Request) (Caller, error) {
-		policy := 0
-		if r.Header.Get("X-Network") != "office" {
-			policy = 1
-		}
-		return Caller{Policy: policy, User: "alice"}, nil
-	}})
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "old"}, nil).Connect(context.Background(),
-		&mcp.StreamableClientTransport{Endpoint: ts.URL, HTTPClient: &http.Client{Transport: dynamicHeader{name: "X-Network", value: &network}}},
-		&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs, network := networkSwitchingSession(t, tg)
 	network.Store("cafe") // alice's requests now fall under the strict policy
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -130,6 +115,32 @@ func sessionListsUnder(t *testing.T, mode string, strict AccessRule) {
 	}
 }
 
+// networkSwitchingSession serves tg through an edge that puts a request
+// from the office network (header X-Network: office) under policy 0 and
+// any other under policy 1, all of them alice's, and connects a
+// 2025-11-25 client from the office; storing another network in the
+// returned value moves its later requests to policy 1.
+func networkSwitchingSession(t *testing.T, tg *testGateway) (*mcp.ClientSession, *atomic.Value) {
+	t.Helper()
+	network := new(atomic.Value)
+	network.Store("office")
+	ts := serveEdge(t, tg, EdgeOptions{Identify: func(r *http.Request) (Caller, error) {
+		policy := 0
+		if r.Header.Get("X-Network") != "office" {
+			policy = 1
+		}
+		return Caller{Policy: policy, User: "alice"}, nil
+	}})
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "old"}, nil).Connect(context.Background(),
+		&mcp.StreamableClientTransport{Endpoint: ts.URL, HTTPClient: &http.Client{Transport: dynamicHeader{name: "X-Network", value: network}}},
+		&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs, network
+}
+
 // dynamicHeader sets one header, to a value that may change between
 // requests, on every request.
 type dynamicHeader struct {
@@ -164,22 +175,7 @@ func TestListUnderAnotherPolicyComesWhole(t *testing.T) {
 	cfg := Config{Mode: ModePassthrough, Upstreams: []*UpstreamConfig{httpUpstream("crm", serveHTTP(t, s).URL)}}
 	strict := AccessRule{Deny: []string{"crm.t0999_payroll_export"}}
 	tg := startGatewayWith(t, cfg, Options{Access: []AccessRule{{}, strict}})
-	var network atomic.Value
-	network.Store("office")
-	ts := serveEdge(t, tg, EdgeOptions{Identify: func(r *http.Request) (Caller, error) {
-		policy := 0
-		if r.Header.Get("X-Network") != "office" {
-			policy = 1
-		}
-		return Caller{Policy: policy, User: "alice"}, nil
-	}})
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "old"}, nil).Connect(context.Background(),
-		&mcp.StreamableClientTransport{Endpoint: ts.URL, HTTPClient: &http.Client{Transport: dynamicHeader{name: "X-Network", value: &network}}},
-		&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs, network := networkSwitchingSession(t, tg)
 	network.Store("cafe") // alice's requests now fall under the strict policy
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
