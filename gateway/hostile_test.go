@@ -24,6 +24,34 @@ func hostileHTTPUpstream(t *testing.T) *httptest.Server {
 	for _, name := range []string{"garbage", "huge", "wrong_id"} {
 		addTextTool(s, name, "Misbehave.", "never sent")
 	}
+	return frontedUpstream(t, s, func(w http.ResponseWriter, id json.RawMessage, tool string) bool {
+		w.Header().Set("Content-Type", "application/json")
+		switch tool {
+		case "garbage":
+			io.WriteString(w, "<html>502 Bad Gateway</html>\x00\xff")
+		case "huge":
+			io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(id)+`,"result":{"content":[{"type":"text","text":"`)
+			chunk := bytes.Repeat([]byte("A"), 1<<20)
+			for range MaxUpstreamMessage>>20 + 4 {
+				if _, err := w.Write(chunk); err != nil {
+					return true
+				}
+			}
+			io.WriteString(w, `"}]}}`)
+		case "wrong_id":
+			io.WriteString(w, `{"jsonrpc":"2.0","id":987654321,"result":{"content":[]}}`)
+		default:
+			return false
+		}
+		return true
+	})
+}
+
+// frontedUpstream serves s (answering with plain JSON bodies) behind a
+// front that lets misbehave answer each tools/call first: with the call's
+// ID and tool name, it writes its own answer and says so, or writes
+// nothing and lets s answer.
+func frontedUpstream(t *testing.T, s *mcp.Server, misbehave func(w http.ResponseWriter, id json.RawMessage, tool string) bool) *httptest.Server {
 	inner := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{JSONResponse: true})
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
@@ -36,26 +64,7 @@ func hostileHTTPUpstream(t *testing.T) *httptest.Server {
 			} `json:"params"`
 		}
 		_ = json.Unmarshal(body, &msg)
-		if msg.Method != "tools/call" {
-			inner.ServeHTTP(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		switch msg.Params.Name {
-		case "garbage":
-			io.WriteString(w, "<html>502 Bad Gateway</html>\x00\xff")
-		case "huge":
-			io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(msg.ID)+`,"result":{"content":[{"type":"text","text":"`)
-			chunk := bytes.Repeat([]byte("A"), 1<<20)
-			for range MaxUpstreamMessage>>20 + 4 {
-				if _, err := w.Write(chunk); err != nil {
-					return
-				}
-			}
-			io.WriteString(w, `"}]}}`)
-		case "wrong_id":
-			io.WriteString(w, `{"jsonrpc":"2.0","id":987654321,"result":{"content":[]}}`)
-		default:
+		if msg.Method != "tools/call" || !misbehave(w, msg.ID, msg.Params.Name) {
 			inner.ServeHTTP(w, r)
 		}
 	}))

@@ -1,11 +1,9 @@
 package gateway
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -132,21 +130,9 @@ func updateSendingUpstream(t *testing.T, n, size int, listsWatched bool) *httpte
 			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "flood://watched", Text: "watched"}}}, nil
 		})
 	}
-	inner := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{JSONResponse: true})
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		var msg struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-			Params struct {
-				Name string `json:"name"`
-			} `json:"params"`
-		}
-		_ = json.Unmarshal(body, &msg)
-		if msg.Method != "tools/call" || msg.Params.Name != "flood" {
-			inner.ServeHTTP(w, r)
-			return
+	return frontedUpstream(t, s, func(w http.ResponseWriter, id json.RawMessage, tool string) bool {
+		if tool != "flood" {
+			return false
 		}
 		w.Header().Set("Content-Type", "text/event-stream")
 		w.WriteHeader(http.StatusOK)
@@ -156,10 +142,9 @@ func updateSendingUpstream(t *testing.T, n, size int, listsWatched bool) *httpte
 		}
 		// Last, one the client subscribed to: when it arrives, so have the others.
 		fmt.Fprintf(w, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/resources/updated\",\"params\":{\"uri\":\"flood://watched\"}}\n\n")
-		fmt.Fprintf(w, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"done\"}]}}\n\n", msg.ID)
-	}))
-	t.Cleanup(ts.Close)
-	return ts
+		fmt.Fprintf(w, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"done\"}]}}\n\n", id)
+		return true
+	})
 }
 
 // TestUnsubscribedResourceUpdatesGoNowhere: an upstream's resource update
