@@ -46,17 +46,7 @@ func connectClient(t *testing.T, g *Gateway, roots ...string) *mcp.ClientSession
 	for _, r := range roots {
 		c.AddRoots(&mcp.Root{URI: r})
 	}
-	ct, st := mcp.NewInMemoryTransports()
-	if _, err := g.Server().Connect(context.Background(), st, nil); err != nil {
-		t.Fatal(err)
-	}
-	// 2025-11-25: server-to-client requests are part of that protocol.
-	cs, err := c.Connect(context.Background(), ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
+	return connectIn(t, g.Server(), c)
 }
 
 func TestRootsRelayedToTheCallingClient(t *testing.T) {
@@ -93,15 +83,7 @@ func TestRootsKeptFromAnUpstreamWithoutRelayRoots(t *testing.T) {
 			up.Session = session
 			tg := startGateway(t, Config{Upstreams: []*UpstreamConfig{up}})
 			c, asked := rootedClient()
-			ct, st := mcp.NewInMemoryTransports()
-			if _, err := tg.Server().Connect(context.Background(), st, nil); err != nil {
-				t.Fatal(err)
-			}
-			cs, err := c.Connect(context.Background(), ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer cs.Close()
+			cs := connectIn(t, tg.Server(), c)
 			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: ExecuteToolName, Arguments: map[string]any{"tool_name": "duplex.roots"}})
 			if err != nil || !strings.Contains(text(res), "relay_roots") || strings.Contains(text(res), "file:///") {
 				t.Errorf("roots through execute_tool = %v (%v), want a refusal naming relay_roots", text(res), err)

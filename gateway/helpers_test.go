@@ -111,6 +111,23 @@ func startGatewayWith(t *testing.T, cfg Config, opts Options) *testGateway {
 	return &testGateway{Gateway: g, client: cs}
 }
 
+// connectIn connects client c to server srv in memory, speaking
+// 2025-11-25 (whose sessions carry server-to-client requests and
+// notifications), and closes the session when the test ends.
+func connectIn(t *testing.T, srv *mcp.Server, c *mcp.Client) *mcp.ClientSession {
+	t.Helper()
+	ct, st := mcp.NewInMemoryTransports()
+	if _, err := srv.Connect(context.Background(), st, nil); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := c.Connect(context.Background(), ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
 // call calls a meta-tool and fails the test on a protocol error.
 func (tg *testGateway) call(t *testing.T, tool string, args any) *mcp.CallToolResult {
 	t.Helper()

@@ -50,18 +50,9 @@ func TestOwnSessionsResourceUpdateReachesOnlyItsClient(t *testing.T) {
 	defer cancel()
 
 	connect := func(updates *atomic.Int32) *mcp.ClientSession {
-		ct, st := mcp.NewInMemoryTransports()
-		if _, err := tg.ServerFor(0).Connect(ctx, st, nil); err != nil {
-			t.Fatal(err)
-		}
-		cs, err := mcp.NewClient(&mcp.Implementation{Name: "client"}, &mcp.ClientOptions{
+		return connectIn(t, tg.ServerFor(0), mcp.NewClient(&mcp.Implementation{Name: "client"}, &mcp.ClientOptions{
 			ResourceUpdatedHandler: func(context.Context, *mcp.ResourceUpdatedNotificationRequest) { updates.Add(1) },
-		}).Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { cs.Close() })
-		return cs
+		}))
 	}
 	var aGot, bGot atomic.Int32
 	a := connect(&aGot)
@@ -226,16 +217,7 @@ func updatesClient(t *testing.T, tg *testGateway, i int) (*mcp.ClientSession, <-
 			}
 		},
 	})
-	ct, st := mcp.NewInMemoryTransports()
-	if _, err := tg.ServerFor(i).Connect(context.Background(), st, nil); err != nil {
-		t.Fatal(err)
-	}
-	cs, err := c.Connect(context.Background(), ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs, updates
+	return connectIn(t, tg.ServerFor(i), c), updates
 }
 
 // gotUpdate reports whether uri arrives on updates within d.
