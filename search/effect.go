@@ -55,7 +55,8 @@ const (
 var doingWords = wordSet(`create add insert put write make generate
 	build new append populate upload save install start launch run open
 	enable protect lock stage approve begin submit publish subscribe
-	register link attach assign connect follow pin star bind mount activate`)
+	register link attach assign connect follow pin star bind mount activate
+	remember memorize`)
 
 // undoingWords remove, clear or stop something: the opposites of
 // doingWords. A doing word after "un" undoes too (see verbEffect), so

@@ -28,9 +28,12 @@ func TestRequestEffect(t *testing.T) {
 		"reopen the ticket":                        effectDo,
 		"Deactivate the Denver warehouse location": effectUndo,
 		"Report the outage":                        effectNone,
-		"under which folder is report.docx":        effectNone,
-		"":                                         effectNone,
-		"please":                                   effectNone,
+		// Remembering keeps something, as forgetting drops it.
+		"Remember that Alice works at Acme": effectDo,
+		"Forget everything about John":      effectUndo,
+		"under which folder is report.docx": effectNone,
+		"":                                  effectNone,
+		"please":                            effectNone,
 	} {
 		if got := requestEffect(text); got != want {
 			t.Errorf("requestEffect(%q) = %d, want %d", text, got, want)
@@ -80,6 +83,18 @@ func TestSearchRanksTheOppositeOfARequestLower(t *testing.T) {
 	wantFirst(t, ix, docs, "Stop recording my browser actions", 3)
 	// Without a verb of either kind, the words decide.
 	wantFirst(t, ix, docs, "the title placeholder on slide 1", 0)
+}
+
+// A request to remember something does not rank the tools that forget
+// first: remembering is doing, as forgetting is undoing.
+func TestSearchDoesNotForgetWhatARequestRemembers(t *testing.T) {
+	docs := []Document{
+		{Name: "delete_relations", Description: "Delete multiple relations from the knowledge graph"},
+		{Name: "create_relations", Description: "Create multiple new relations between entities in the knowledge graph"},
+		{Name: "get_weather", Description: "Get the weather forecast for a city."},
+	}
+	ix := NewIndex(docs)
+	wantFirst(t, ix, docs, "Remember that Alice works at Acme in my knowledge graph", 1)
 }
 
 // A request to change something that is there ranks the tools that make
