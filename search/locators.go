@@ -26,6 +26,10 @@ import (
 //     "youtube watch v x";
 //   - an element's id as a CSS selector ("#login-btn") is a "selector", as
 //     browser tools call the parameter that takes one;
+//   - a slug, a thing named by its owner and its name
+//     ("alice/hot-dog-detector", see isSlug), is of no kind a tool would
+//     name: owner and name are the payload (an owner is often the
+//     service itself, "replicate/hello-world", so no mere directory);
 //   - two files or more are also "multiple": a request that names them
 //     acts on them together ("read main.py and config.json", "merge a.pdf,
 //     b.pdf and c.pdf"), unless it names two as a source and a target
@@ -45,6 +49,7 @@ func splitLocators(text string) (rest, kinds, payload, dirs string) {
 		return text, "", "", ""
 	}
 	var kept, kindWords, payloadWords, dirWords []string
+	found := false
 	files := 0 // locators that name a file
 	// targeted: a file follows "to", "into" or "as" after another file
 	// ("rename a.txt to b.txt", "convert a.docx into b.pdf").
@@ -66,7 +71,10 @@ func splitLocators(text string) (rest, kinds, payload, dirs string) {
 				// ("proposal.docx: author, dates, paragraph count").
 				kept = append(kept, ":")
 			}
-			kindWords = append(kindWords, loc.kinds)
+			found = true
+			if loc.kinds != "" {
+				kindWords = append(kindWords, loc.kinds)
+			}
 			payloadWords = append(payloadWords, loc.payload)
 			if loc.dir != "" {
 				dirWords = append(dirWords, loc.dir)
@@ -76,7 +84,7 @@ func splitLocators(text string) (rest, kinds, payload, dirs string) {
 		}
 		prev = tok
 	}
-	if len(kindWords) == 0 {
+	if !found {
 		return text, "", "", ""
 	}
 	if files >= minFilesForMultiple && !(files == 2 && targeted) {
@@ -156,8 +164,44 @@ func describeLocator(tok string) (locator, bool) {
 		return locator{kinds: "file " + kind + " " + ext, payload: base}, true
 	case hasExt && !strings.ContainsAny(tok, "/\\") && isBareHost(tok):
 		return locator{kinds: "url", payload: strings.Join(siteWords(strings.ToLower(tok)), " ")}, true
+	case isSlug(tok):
+		return locator{payload: dir + " " + name}, true
 	}
 	return locator{}, false
+}
+
+// isSlug reports whether tok names one thing by its owner and its name,
+// as "alice/hot-dog-detector" names a model and "acme/web-app" a
+// repository: two names joined by one slash, each with a letter, one of
+// them spelled as a name rather than a word (with "-", "_" or a digit).
+// Word pairs ("read/write", "TCP/IP") and numbers ("24/7") are no slugs.
+func isSlug(tok string) bool {
+	owner, name, ok := strings.Cut(tok, "/")
+	if !ok || strings.Contains(name, "/") {
+		return false
+	}
+	spelledAsName := false
+	for _, part := range []string{owner, name} {
+		if part == "" || !(isASCIILetter(part[0]) || part[0] >= '0' && part[0] <= '9') {
+			return false
+		}
+		letter := false
+		for i := 0; i < len(part); i++ {
+			c := part[i]
+			switch {
+			case isASCIILetter(c):
+				letter = true
+			case c >= '0' && c <= '9', c == '-', c == '_':
+				spelledAsName = true
+			case c != '.':
+				return false
+			}
+		}
+		if !letter {
+			return false
+		}
+	}
+	return spelledAsName
 }
 
 // isLibraryName reports whether a bare file name is rather the name of a

@@ -39,6 +39,11 @@ func TestSplitLocators(t *testing.T) {
 		"U.S. and 2.13.4 and v1.2.in":                 {"U.S. and 2.13.4 and v1.2.in", "", "", ""},
 		"version 2.13.4 of jackson e.g. this":         {"version 2.13.4 of jackson e.g. this", "", "", ""},
 		"and/or either/or":                            {"and/or either/or", "", "", ""},
+		// A slug names one thing by its owner and its name; word pairs
+		// and numbers are no slugs.
+		"Delete model alice/hot-dog-detector, please": {"Delete model please", "", "alice hot-dog-detector", ""},
+		"open acme/web_app and read a.py":             {"open and read", "file python code py", "acme web_app a", ""},
+		"TCP/IP read/write 24/7 v2/3 a/b/c-1":         {"TCP/IP read/write 24/7 v2/3", "path", "c-1", "a/b"},
 		// A colon after a locator still opens what follows.
 		"the basic info on proposal.docx: author, dates": {"the basic info on : author, dates", "file word document docx", "proposal", ""},
 		"click #login-btn on the page.":                  {"click on the page.", "selector", "login-btn", ""},
@@ -53,6 +58,20 @@ func TestSplitLocators(t *testing.T) {
 			t.Errorf("splitLocators(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// A slug's words name the thing to act on, not what to do: the model
+// acme/image-classifier asks for no tool that classifies images.
+func TestSearchWeighsASlugsWordsAsTheThingActedOn(t *testing.T) {
+	docs := []Document{
+		{Name: "get_model", Description: "Get a model by its owner and name.", ParamNames: "model_owner model_name"},
+		{Name: "classify_image", Description: "Classify an image into labels.", ParamNames: "image_url"},
+		{Name: "get_weather", Description: "Get the weather forecast for a city."},
+		{Name: "read_note", Description: "Read a note by its title."},
+		{Name: "send_email", Description: "Send an email to a recipient."},
+	}
+	ix := NewIndex(docs)
+	wantFirst(t, ix, docs, "Show me the model acme/image-classifier", 0)
 }
 
 // The directories a path names its folder in say little of the job: the
