@@ -145,7 +145,7 @@ func (h *Handler) unmarshal(d *caddyfile.Dispenser, helper *httpcaddyfile.Helper
 				break
 			}
 			n, err := humanize.ParseBytes(size)
-			if err != nil || n < 1024 || n > 1<<40 {
+			if err != nil || n < gateway.MinSizeBound || n > 1<<40 {
 				return d.Errf("max_result_size must be a size of at least 1KB like 1MB, or off; got %q", size)
 			}
 			h.MaxResultSize = int64(n)
@@ -242,7 +242,7 @@ func (h *Handler) unmarshal(d *caddyfile.Dispenser, helper *httpcaddyfile.Helper
 				break
 			}
 			n, err := humanize.ParseBytes(size)
-			if err != nil || n < 1024 || n > 1<<30 {
+			if err != nil || n < gateway.MinSizeBound || n > 1<<30 {
 				return d.Errf("max_tool_size must be a size of at least 1KB like 64KiB, or off; got %q", size)
 			}
 			h.MaxToolSize = int64(n)

@@ -3,6 +3,7 @@ package gateway
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -20,7 +21,26 @@ const (
 	DefaultMaxToolSize = 64 << 10
 	// MaxToolNameLength is the longest tool name SEP-986 allows.
 	MaxToolNameLength = 64
+	// MinSizeBound is the smallest MaxResultSize and MaxToolSize a config
+	// may set: 1KB, room for a note saying what was cut. The docs say
+	// "at least 1KB", so 1KB itself (1000 bytes) is accepted.
+	MinSizeBound = 1000
 )
+
+// validateSizeBounds reports a MaxResultSize or MaxToolSize below
+// MinSizeBound; zero (the default) and negative values (no limit) are
+// fine.
+func (c *Config) validateSizeBounds() error {
+	for _, b := range []struct {
+		option string
+		value  int64
+	}{{"max_result_size", c.MaxResultSize}, {"max_tool_size", c.MaxToolSize}} {
+		if b.value > 0 && b.value < MinSizeBound {
+			return fmt.Errorf("%s must be at least 1KB (%d bytes), or negative for no limit; got %d", b.option, MinSizeBound, b.value)
+		}
+	}
+	return nil
+}
 
 // ToolLimit is MaxToolsPerUpstream with its default applied; 0 means none.
 func (c *Config) ToolLimit() int {

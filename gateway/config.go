@@ -317,6 +317,9 @@ func (c *Config) Validate() error {
 	default:
 		return fmt.Errorf("unknown on_tool_change %q; use %s or %s", c.OnToolChange, OnToolChangeFlag, OnToolChangeHold)
 	}
+	if err := c.validateSizeBounds(); err != nil {
+		return err
+	}
 	if len(c.Pin) > 0 && c.EffectiveMode() != ModeHybrid {
 		return fmt.Errorf("pin exposes tools directly in hybrid mode only; add `mode hybrid` or remove pin")
 	}
