@@ -226,14 +226,15 @@ func checkHost(r *http.Request, allowedHosts []string) string {
 }
 
 // hostAllowed reports whether host is one of the allowed hosts (exact, or
-// "*.example.com" for its subdomains), ignoring the port.
+// "*.example.com" for its subdomains), ignoring the port and an IPv6
+// address's brackets.
 func hostAllowed(host string, allowed []string) bool {
 	if h, _, err := net.SplitHostPort(host); err == nil {
 		host = h
 	}
-	host = strings.ToLower(strings.TrimSuffix(host, "."))
+	host = strings.ToLower(strings.TrimSuffix(strings.Trim(host, "[]"), "."))
 	for _, a := range allowed {
-		a = strings.ToLower(a)
+		a = strings.ToLower(strings.Trim(a, "[]"))
 		if host == a || (strings.HasPrefix(a, "*.") && strings.HasSuffix(host, a[1:])) {
 			return true
 		}
