@@ -125,6 +125,9 @@ func (h *Handler) unmarshal(d *caddyfile.Dispenser, helper *httpcaddyfile.Helper
 			if err := singleArg(d, &h.Name); err != nil {
 				return err
 			}
+			if err := checkName(h.Name); err != nil {
+				return d.Err(err.Error())
+			}
 		case "max_request_body":
 			var size string
 			if err := singleArg(d, &size); err != nil {
@@ -191,8 +194,8 @@ func (h *Handler) unmarshal(d *caddyfile.Dispenser, helper *httpcaddyfile.Helper
 			if err := singleArg(d, &h.Identity); err != nil {
 				return err
 			}
-			if !strings.Contains(h.Identity, "{") {
-				return d.Errf("identity takes a placeholder that names the caller, e.g. {http.auth.user.id} or {http.request.header.X-Auth-User}; %q is the same for every request", h.Identity)
+			if err := checkIdentity(h.Identity); err != nil {
+				return d.Err(err.Error())
 			}
 		case "state_secret":
 			if err := singleArg(d, &h.StateSecret); err != nil {
@@ -259,6 +262,11 @@ func (h *Handler) unmarshal(d *caddyfile.Dispenser, helper *httpcaddyfile.Helper
 				return d.Errf("%s takes one or more values", option)
 			}
 			if option == "allowed_hosts" {
+				for _, host := range args {
+					if err := gateway.ValidateAllowedHost(host); err != nil {
+						return d.Err(err.Error())
+					}
+				}
 				h.AllowedHosts = append(h.AllowedHosts, args...)
 			} else {
 				for _, o := range args {

@@ -149,7 +149,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	if h.MaxRequestBody < 0 {
 		return errors.New("max_request_body must be positive")
 	}
-	if err := h.Config.Validate(); err != nil {
+	if err := h.Validate(); err != nil {
 		return err
 	}
 	app, err := ctx.App("mcp_gateway")
@@ -321,6 +321,9 @@ func isURLHost(v, rawURL string) bool {
 // Validate checks the config (Provision has already done so; this keeps
 // the check where Caddy expects it).
 func (h *Handler) Validate() error {
+	if err := h.checkOptions(); err != nil {
+		return err
+	}
 	return h.Config.Validate()
 }
 
