@@ -48,6 +48,13 @@ func (h *Handler) provisionAccess(ctx caddy.Context) error {
 	return nil
 }
 
+// hasMatchers reports whether the policy has request matchers, before
+// provisioning (MatcherSetsRaw) or after it, when Caddy has loaded them
+// into matchers and cleared MatcherSetsRaw.
+func (p *AccessPolicy) hasMatchers() bool {
+	return len(p.MatcherSetsRaw) > 0 || len(p.matchers) > 0
+}
+
 // accessRules are the gateway's rules, one per policy.
 func (h *Handler) accessRules() []gateway.AccessRule {
 	rules := make([]gateway.AccessRule, len(h.Access))
@@ -126,7 +133,7 @@ func (h *Handler) policyName(i int) string {
 	switch {
 	case p.Name != "":
 		return p.Name
-	case len(p.MatcherSetsRaw) == 0:
+	case !p.hasMatchers():
 		return "default"
 	}
 	return fmt.Sprintf("policy%d", i+1)
