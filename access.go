@@ -138,3 +138,33 @@ func (h *Handler) policyName(i int) string {
 	}
 	return fmt.Sprintf("policy%d", i+1)
 }
+
+// checkAccess reports the first policy that cannot work as written, with
+// its index: one after a policy without matchers, which takes every
+// request first, so that it never applies; or one with a glob that names
+// a domain none of the upstreams is, or that can match nothing (see
+// gateway.CheckAccessDomains).
+func (h *Handler) checkAccess() (int, error) {
+	domains := make([]string, 0, len(h.Upstreams))
+	for _, u := range h.Upstreams {
+		if u != nil {
+			domains = append(domains, u.Name)
+		}
+	}
+	catchAll := -1
+	for i, p := range h.Access {
+		if p == nil {
+			continue
+		}
+		if catchAll >= 0 {
+			return i, fmt.Errorf("access policy #%d (%s) never applies: policy #%d has no matcher and takes every request first; put the policy without a matcher last", i+1, h.policyName(i), catchAll+1)
+		}
+		if !p.hasMatchers() {
+			catchAll = i
+		}
+		if err := gateway.CheckAccessDomains(p.AccessRule, domains); err != nil {
+			return i, fmt.Errorf("access policy #%d (%s): %v", i+1, h.policyName(i), err)
+		}
+	}
+	return 0, nil
+}

@@ -106,6 +106,7 @@ func (h *Handler) unmarshal(d *caddyfile.Dispenser, helper *httpcaddyfile.Helper
 	if d.NextArg() {
 		return d.ArgErr()
 	}
+	var accessAt []string // where each access block is, for checks that need the upstreams
 	for d.NextBlock(0) {
 		switch d.Val() {
 		case "instructions":
@@ -250,6 +251,7 @@ func (h *Handler) unmarshal(d *caddyfile.Dispenser, helper *httpcaddyfile.Helper
 			}
 			h.MaxToolSize = int64(n)
 		case "access":
+			accessAt = append(accessAt, fmt.Sprintf("%s:%d", d.File(), d.Line()))
 			p, err := parseAccess(d, helper)
 			if err != nil {
 				return err
@@ -318,6 +320,9 @@ func (h *Handler) unmarshal(d *caddyfile.Dispenser, helper *httpcaddyfile.Helper
 	}
 	if len(h.Pin) > 0 && h.EffectiveMode() != gateway.ModeHybrid {
 		return d.Err("pin exposes tools directly in hybrid mode only; add `mode hybrid` or remove pin")
+	}
+	if i, err := h.checkAccess(); err != nil {
+		return fmt.Errorf("%v, at %s", err, accessAt[i])
 	}
 	return nil
 }

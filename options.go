@@ -48,5 +48,8 @@ func (h *Handler) checkOptions() error {
 			return err
 		}
 	}
+	if _, err := h.checkAccess(); err != nil {
+		return err
+	}
 	return nil
 }
