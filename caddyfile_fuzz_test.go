@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/caddyconfig"
 )
 
@@ -37,7 +38,13 @@ func FuzzCaddyfile(f *testing.F) {
 		}
 		for _, raw := range handlersIn(out) {
 			var h Handler
-			if err := json.Unmarshal(raw, &h); err != nil {
+			// Decoded as Caddy decodes a module: without the key that
+			// names it, strictly.
+			var fields map[string]json.RawMessage
+			json.Unmarshal(raw, &fields)
+			delete(fields, "handler")
+			raw, _ = json.Marshal(fields)
+			if err := caddy.StrictUnmarshalJSON(raw, &h); err != nil {
 				t.Fatalf("adapted handler does not decode: %v\n%s", err, raw)
 			}
 			_ = h.Validate()

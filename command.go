@@ -89,16 +89,22 @@ func offlineGateway(configFile, adapter, name string) (*gateway.Gateway, func(),
 		return nil, nil, err
 	}
 	var handlers []*Handler
+	var decodeErr error
 	var walk func(v any)
 	walk = func(v any) {
 		switch v := v.(type) {
 		case map[string]any:
 			if v["handler"] == "mcp_gateway" {
+				// Decoded as Caddy decodes a module: without the key
+				// that names it, strictly.
+				delete(v, "handler")
 				b, _ := json.Marshal(v)
 				h := new(Handler)
-				if json.Unmarshal(b, h) == nil {
-					handlers = append(handlers, h)
+				if err := caddy.StrictUnmarshalJSON(b, h); err != nil {
+					decodeErr = errors.Join(decodeErr, fmt.Errorf("mcp_gateway: %w", err))
+					return
 				}
+				handlers = append(handlers, h)
 				return
 			}
 			for _, child := range v {
@@ -111,6 +117,9 @@ func offlineGateway(configFile, adapter, name string) (*gateway.Gateway, func(),
 		}
 	}
 	walk(config)
+	if decodeErr != nil {
+		return nil, nil, decodeErr
+	}
 	var names []string
 	var h *Handler
 	for _, candidate := range handlers {

@@ -281,7 +281,7 @@ func (d *Duration) UnmarshalJSON(b []byte) error {
 		}
 		v, err := time.ParseDuration(s)
 		if err != nil {
-			return err
+			return fmt.Errorf("duration %q: want a number with a unit, like \"30s\" or \"1m30s\"", s)
 		}
 		*d = Duration(v)
 		return nil
