@@ -449,6 +449,9 @@ func (u *UpstreamConfig) Validate() error {
 	default:
 		return fmt.Errorf("upstream %q: unknown session %q; use %s or %s", u.Name, u.Session, SessionShared, SessionPerClient)
 	}
+	if u.MaxClientSessions != 0 && u.Session != SessionPerClient {
+		return fmt.Errorf("upstream %q: max_client_sessions bounds the sessions of `session %s`, which this upstream does not have; add `session %s` or remove max_client_sessions", u.Name, SessionPerClient, SessionPerClient)
+	}
 	for name, o := range u.Tools {
 		if name == "" {
 			return fmt.Errorf("upstream %q: a tool override needs the tool's name", u.Name)
@@ -509,6 +512,9 @@ func (c *Connection) validate() error {
 	}
 	if c.MaxConcurrentCallsPerIdentity > 0 && c.MaxConcurrentCalls == 0 {
 		return errors.New("max_concurrent_calls_per_identity is a share of max_concurrent_calls; set that too")
+	}
+	if c.MaxConcurrentCallsPerIdentity > c.MaxConcurrentCalls {
+		return fmt.Errorf("max_concurrent_calls_per_identity %d is more than max_concurrent_calls %d, so it would bound nothing; make it at most %d", c.MaxConcurrentCallsPerIdentity, c.MaxConcurrentCalls, c.MaxConcurrentCalls)
 	}
 	if c.Timeout < 0 {
 		return errors.New("timeout must be positive")

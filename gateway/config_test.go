@@ -35,6 +35,11 @@ func TestConfigValidate(t *testing.T) {
 		{"group without globs", func(u *UpstreamConfig) { u.Groups = []GroupRule{{Name: "people"}} }, "at least one"},
 		{"empty override", func(u *UpstreamConfig) { u.Tools = map[string]ToolOverride{"x": {}} }, "sets nothing"},
 		{"negative timeout", func(u *UpstreamConfig) { u.Timeout = -1 }, "positive"},
+		{"per-identity share", func(u *UpstreamConfig) { u.MaxConcurrentCalls, u.MaxConcurrentCallsPerIdentity = 4, 4 }, ""},
+		{"per-identity share over the total", func(u *UpstreamConfig) { u.MaxConcurrentCalls, u.MaxConcurrentCallsPerIdentity = 2, 4 }, "would bound nothing"},
+		{"client sessions per client", func(u *UpstreamConfig) { u.Session, u.MaxClientSessions = SessionPerClient, 10 }, ""},
+		{"client sessions of a shared session", func(u *UpstreamConfig) { u.MaxClientSessions = 10 }, "add `session per_client` or remove max_client_sessions"},
+		{"client sessions off, shared", func(u *UpstreamConfig) { u.MaxClientSessions = -1 }, "add `session per_client`"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			u := ok()
