@@ -107,6 +107,7 @@ func (h *Handler) unmarshal(d *caddyfile.Dispenser, helper *httpcaddyfile.Helper
 		return d.ArgErr()
 	}
 	var accessAt []string // where each access block is, for checks that need the upstreams
+	var pinAt string      // where the first pin line is, for the check that needs the mode
 	for d.NextBlock(0) {
 		switch d.Val() {
 		case "instructions":
@@ -279,6 +280,9 @@ func (h *Handler) unmarshal(d *caddyfile.Dispenser, helper *httpcaddyfile.Helper
 				h.AllowedOrigins = append(h.AllowedOrigins, args...)
 			}
 		case "pin":
+			if pinAt == "" {
+				pinAt = fmt.Sprintf("%s:%d", d.File(), d.Line())
+			}
 			args := d.RemainingArgs()
 			if len(args) == 0 {
 				return d.Err("pin takes the names of the tools hybrid mode exposes directly, e.g. pin crm.people_search")
@@ -319,7 +323,7 @@ func (h *Handler) unmarshal(d *caddyfile.Dispenser, helper *httpcaddyfile.Helper
 		}
 	}
 	if len(h.Pin) > 0 && h.EffectiveMode() != gateway.ModeHybrid {
-		return d.Err("pin exposes tools directly in hybrid mode only; add `mode hybrid` or remove pin")
+		return fmt.Errorf("pin exposes tools directly in hybrid mode only; add `mode hybrid` or remove pin, at %s", pinAt)
 	}
 	if i, err := h.checkAccess(); err != nil {
 		return fmt.Errorf("%v, at %s", err, accessAt[i])
