@@ -84,6 +84,7 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 //			prefix <text>
 //			session shared|per_client
 //			forward_header <name...>
+//			relay_roots
 //		}
 //	}
 //
