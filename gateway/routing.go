@@ -83,24 +83,43 @@ func readMessage(body []byte) message {
 	if len(wire.Params) == 0 {
 		return m
 	}
-	var params struct {
-		Name string `json:"name"`
-		URI  string `json:"uri"`
+	var meta struct {
 		Meta struct {
 			ProtocolVersion any `json:"io.modelcontextprotocol/protocolVersion"`
 		} `json:"_meta"`
 	}
-	if readAsSDK(wire.Params, &params) != nil {
-		return m
+	if readAsSDK(wire.Params, &meta) == nil {
+		m.metaVersion, _ = meta.Meta.ProtocolVersion.(string)
 	}
-	m.metaVersion, _ = params.Meta.ProtocolVersion.(string)
-	switch wire.Method {
-	case "tools/call", "prompts/get":
-		m.name, m.named = params.Name, true
-	case "resources/read":
-		m.name, m.named = params.URI, true
+	if field := nameField(wire.Method); field != "" {
+		m.name, m.named = readName(wire.Params, field), true
 	}
 	return m
+}
+
+// readName reads params' field (the one Mcp-Name mirrors) as the SDK reads
+// the method's params: on their own, so that another field, one the
+// method does not have and the SDK ignores (a numeric "uri" in a
+// tools/call), cannot stop the edge from reading the name. A name that
+// cannot be read reads as "", which no Mcp-Name header matches (the SDK
+// refuses such a request in any case).
+func readName(params json.RawMessage, field string) string {
+	if field == "uri" {
+		var p struct {
+			URI string `json:"uri"`
+		}
+		if readAsSDK(params, &p) != nil {
+			return ""
+		}
+		return p.URI
+	}
+	var p struct {
+		Name string `json:"name"`
+	}
+	if readAsSDK(params, &p) != nil {
+		return ""
+	}
+	return p.Name
 }
 
 // readBatchMessage reads a JSON-RPC batch. The routing headers, and the
@@ -198,12 +217,16 @@ func checkRoutingHeaders(m message, h http.Header) string {
 	return ""
 }
 
-// nameField is the params field Mcp-Name mirrors for method.
+// nameField is the params field Mcp-Name mirrors for method, or "" for a
+// method without one.
 func nameField(method string) string {
-	if method == "resources/read" {
+	switch method {
+	case "tools/call", "prompts/get":
+		return "name"
+	case "resources/read":
 		return "uri"
 	}
-	return "name"
+	return ""
 }
 
 // fillRoutingHeaders sets the routing headers a request of an earlier

@@ -141,3 +141,38 @@ func TestRoutingHeaderGivenTwiceIsRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestRoutingHeadersHoldWhateverElseParamsCarry: a params field the method
+// does not have (a "uri" of the wrong type in a tools/call, a "name" in a
+// resources/read) is ignored by the SDK, which reads only the method's own
+// fields; it must not stop the edge from reading the name Mcp-Name mirrors,
+// or a false Mcp-Name would reach the access matchers (Identify) and run.
+func TestRoutingHeadersHoldWhateverElseParamsCarry(t *testing.T) {
+	tg := startGateway(t, Config{Upstreams: []*UpstreamConfig{httpUpstream("echo", serveHTTP(t, echoServer()).URL)}})
+	var seen []string
+	identify := func(r *http.Request) (Caller, error) {
+		seen = append(seen, r.Header.Get("Mcp-Name"))
+		return Caller{}, nil
+	}
+	ts := serveEdge(t, tg, EdgeOptions{Stateless: true, Identify: identify})
+	meta := `,"_meta":{"io.modelcontextprotocol/protocolVersion":"` + StatelessRevision + `","io.modelcontextprotocol/clientCapabilities":{}}`
+	for _, tc := range []struct {
+		name, version, method, params, header string
+	}{
+		{"tools/call with a numeric uri, 2026-07-28", StatelessRevision, "tools/call", `{"name":"execute_tool","uri":1,"arguments":{"tool_name":"echo.echo"}` + meta + `}`, DiscoverToolsName},
+		{"tools/call with a numeric uri, earlier revision", "2025-11-25", "tools/call", `{"name":"execute_tool","uri":1,"arguments":{"tool_name":"echo.echo"}}`, DiscoverToolsName},
+		{"tools/call with an object uri, earlier revision", "2025-11-25", "tools/call", `{"name":"execute_tool","uri":{},"arguments":{"tool_name":"echo.echo"}}`, DiscoverToolsName},
+		{"resources/read with a numeric name, earlier revision", "2025-11-25", "resources/read", `{"uri":"echo://secret","name":1}`, "echo://public"},
+		{"prompts/get with a list uri, earlier revision", "2025-11-25", "prompts/get", `{"name":"secret","uri":[]}`, "public"},
+	} {
+		seen = nil
+		body := `{"jsonrpc":"2.0","id":1,"method":"` + tc.method + `","params":` + tc.params + `}`
+		status, answer := post(t, ts.URL, body, map[string]string{"Mcp-Protocol-Version": tc.version, "Mcp-Method": tc.method, "Mcp-Name": tc.header})
+		if status != http.StatusBadRequest || !strings.Contains(answer, "does not match") {
+			t.Errorf("%s, Mcp-Name %q: %d %s; want 400, the header does not match the body", tc.name, tc.header, status, answer)
+		}
+		if len(seen) > 0 {
+			t.Errorf("%s: the access matchers saw Mcp-Name %q, which the body does not name", tc.name, seen)
+		}
+	}
+}
