@@ -533,6 +533,13 @@ func (v *view) unsubscribe(ctx context.Context, req *mcp.UnsubscribeRequest) err
 
 func (v *view) changeSubscription(ctx context.Context, req mcp.Request, uri string, delta int) error {
 	v = v.g.requestView(req, v)
+	if delta < 0 {
+		// Counting out is cleanup, and must happen however the request
+		// that asks for it ends: the SDK counts a subscriptions/listen
+		// stream's resources out with the stream's own context, which is
+		// done by then (the upstream call is still bounded by its timeout).
+		ctx = context.WithoutCancel(ctx)
+	}
 	domain, ok := v.resourceDomain(uri)
 	if !ok {
 		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown resource %q", uri)}
