@@ -90,7 +90,8 @@ type Handler struct {
 	// MaxSessions bounds the client sessions open at once; a client that
 	// would open one more gets HTTP 503 with a JSON-RPC error saying so.
 	// Zero means DefaultMaxSessions; negative, no limit. The bound is
-	// exact, also when many clients open sessions at once.
+	// exact, also when many clients open sessions at once. A 2026-07-28
+	// client's open subscriptions/listen stream counts as a session.
 	MaxSessions int `json:"max_sessions,omitempty"`
 
 	// MaxSessionsPerIdentity bounds the sessions one caller identity (see

@@ -32,7 +32,8 @@ type EdgeOptions struct {
 	// SessionTimeout closes sessions idle for this long (0: never).
 	SessionTimeout time.Duration
 	// MaxSessions bounds the sessions open at once (0: no limit), and
-	// MaxSessionsPerIdentity those of one caller identity.
+	// MaxSessionsPerIdentity those of one caller identity. A stateless
+	// client's open subscriptions/listen stream counts as a session.
 	MaxSessions, MaxSessionsPerIdentity int
 	// MaxRequestBody bounds a request body, in bytes (0: DefaultMaxRequestBody).
 	MaxRequestBody int64
@@ -161,10 +162,33 @@ func (e *Edge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w = &jsonAnswer{w: w}
 	}
 	if m.stateless(r.Header) || opts.Stateless {
+		if m.method == methodListen {
+			e.serveListen(w, r, m, caller, opts)
+			return
+		}
 		e.stateless.ServeHTTP(w, r)
 		return
 	}
 	e.serveSessioned(w, r, caller, opts)
+}
+
+// methodListen opens a stream of notifications in the stateless revision.
+const methodListen = "subscriptions/listen"
+
+// serveListen serves a subscriptions/listen request. Its stream is held
+// open like a session, with a server session behind it, for as long as the
+// client keeps it: it takes a place within MaxSessions and
+// MaxSessionsPerIdentity while open, so that clients of the stateless
+// revision are bound as those with sessions are.
+func (e *Edge) serveListen(w http.ResponseWriter, r *http.Request, m message, caller Caller, opts *edgeSettings) {
+	settle, err := e.g.sessions.reserve(caller.SessionOwner(), opts.MaxSessions, opts.MaxSessionsPerIdentity)
+	if err != nil {
+		e.g.logger.Warn("listen stream refused: " + err.Error())
+		writeJSONRPCError(w, http.StatusServiceUnavailable, m.id, -32000, err.Error())
+		return
+	}
+	defer settle("") // the stream's place, given back when it ends
+	e.stateless.ServeHTTP(w, r)
 }
 
 // serveSessioned serves a request of an earlier revision with sessions: a

@@ -40,7 +40,7 @@ const (
 // accepts application/json, for any method but subscriptions/listen (a
 // stream by nature).
 func wantsJSONAnswer(r *http.Request, m message) bool {
-	if r.Method != http.MethodPost || !m.read || m.id == nil || m.method == "subscriptions/listen" {
+	if r.Method != http.MethodPost || !m.read || m.id == nil || m.method == methodListen {
 		return false
 	}
 	for _, v := range r.Header.Values("Accept") {

@@ -23,12 +23,28 @@ func openListen(t *testing.T, url string, uris ...string) (end func()) {
 	for i, u := range uris {
 		quoted[i] = fmt.Sprintf("%q", u)
 	}
-	body := `{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{"notifications":{"resourceSubscriptions":[` + strings.Join(quoted, ",") +
-		`]},"_meta":{"io.modelcontextprotocol/protocolVersion":"` + StatelessRevision + `","io.modelcontextprotocol/clientCapabilities":{}}}}`
+	end, status, answer := listen(t, url, `{"resourceSubscriptions":[`+strings.Join(quoted, ",")+`]}`, nil)
+	if end == nil {
+		t.Fatalf("listen on %v: no acknowledgement: %d %s", uris, status, answer)
+	}
+	return end
+}
+
+// listen asks the edge at url for a subscriptions/listen stream of
+// notifications (a JSON object), with header's extra headers. Acknowledged,
+// it returns the function that ends the stream; refused, nil with the
+// response's status and body.
+func listen(t *testing.T, url, notifications string, header http.Header) (end func(), status int, answer string) {
+	t.Helper()
+	body := `{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{"notifications":` + notifications +
+		`,"_meta":{"io.modelcontextprotocol/protocolVersion":"` + StatelessRevision + `","io.modelcontextprotocol/clientCapabilities":{}}}}`
 	ctx, cancel := context.WithCancel(context.Background())
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
+	}
+	for k, vs := range header {
+		req.Header[k] = vs
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
@@ -39,19 +55,20 @@ func openListen(t *testing.T, url string, uris ...string) (end func()) {
 		cancel()
 		t.Fatal(err)
 	}
+	var read strings.Builder
 	lines := bufio.NewScanner(resp.Body)
 	for lines.Scan() {
 		if strings.Contains(lines.Text(), "subscriptions/acknowledged") {
-			return func() { cancel(); resp.Body.Close() }
+			return func() { cancel(); resp.Body.Close() }, resp.StatusCode, ""
 		}
+		read.WriteString(lines.Text())
 		if strings.Contains(lines.Text(), `"error"`) {
 			break
 		}
 	}
 	cancel()
 	resp.Body.Close()
-	t.Fatalf("listen on %v: no acknowledgement (%d)", uris, resp.StatusCode)
-	return nil
+	return nil, resp.StatusCode, read.String()
 }
 
 // TestListenStreamsLeaveNoSubscriptionsBehind: a 2026-07-28 client's

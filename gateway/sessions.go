@@ -34,9 +34,9 @@ type errSessionLimit struct {
 
 func (e errSessionLimit) Error() string {
 	if e.perIdentity {
-		return fmt.Sprintf("you already have %d sessions open on this MCP gateway, the most one caller may have (max_sessions_per_identity); close unused sessions or retry later", e.limit)
+		return fmt.Sprintf("you already have %d sessions open on this MCP gateway, subscriptions/listen streams included, the most one caller may have (max_sessions_per_identity); close unused sessions or streams, or retry later", e.limit)
 	}
-	return fmt.Sprintf("this MCP gateway already serves %d client sessions, its limit (max_sessions); close unused sessions or retry later", e.limit)
+	return fmt.Sprintf("this MCP gateway already serves %d client sessions, its limit (max_sessions), subscriptions/listen streams included; close unused sessions or streams, or retry later", e.limit)
 }
 
 // reserve takes a place for a session identity may open, within max
