@@ -206,13 +206,14 @@ func checkRoutingHeaders(m message, h http.Header) string {
 	case v != "" && v != m.method:
 		return fmt.Sprintf("the %s header %q does not match the request's method %q", headerMethod, v, m.method)
 	}
-	if m.named {
-		switch v := h.Get(headerName); {
-		case v == "" && required:
-			return fmt.Sprintf("the %s header is required for %s: it must repeat the request's %s (%q)", headerName, m.method, nameField(m.method), m.name)
-		case v != "" && v != m.name:
-			return fmt.Sprintf("the %s header %q does not match the request's %s %q", headerName, v, nameField(m.method), m.name)
-		}
+	switch v := h.Get(headerName); {
+	case !m.named && v != "":
+		return fmt.Sprintf("the %s header %q names nothing in a %s request: it is for tools/call, prompts/get and resources/read only", headerName, v, m.method)
+	case !m.named:
+	case v == "" && required:
+		return fmt.Sprintf("the %s header is required for %s: it must repeat the request's %s (%q)", headerName, m.method, nameField(m.method), m.name)
+	case v != "" && v != m.name:
+		return fmt.Sprintf("the %s header %q does not match the request's %s %q", headerName, v, nameField(m.method), m.name)
 	}
 	return ""
 }

@@ -176,3 +176,33 @@ func TestRoutingHeadersHoldWhateverElseParamsCarry(t *testing.T) {
 		}
 	}
 }
+
+// TestMcpNameOnAMethodWithoutANameIsRefused: Mcp-Name mirrors the name of
+// a tools/call, prompts/get or resources/read; on any other request it
+// describes nothing the request does, yet the access matchers would read
+// it as if it did (a policy chosen for calls of one tool would answer a
+// tools/list). It is refused, in both eras, before they see it.
+func TestMcpNameOnAMethodWithoutANameIsRefused(t *testing.T) {
+	tg := startGateway(t, Config{Upstreams: []*UpstreamConfig{httpUpstream("echo", serveHTTP(t, echoServer()).URL)}})
+	var seen []string
+	ts := serveEdge(t, tg, EdgeOptions{Stateless: true, Identify: func(r *http.Request) (Caller, error) {
+		seen = append(seen, r.Header.Get("Mcp-Name"))
+		return Caller{}, nil
+	}})
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"` + StatelessRevision + `","io.modelcontextprotocol/clientCapabilities":{}}`
+	for _, tc := range []struct{ name, version, method, body string }{
+		{"tools/list, 2026-07-28", StatelessRevision, "tools/list", `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{` + meta + `}}`},
+		{"server/discover, 2026-07-28", StatelessRevision, "server/discover", `{"jsonrpc":"2.0","id":2,"method":"server/discover","params":{` + meta + `}}`},
+		{"tools/list, earlier revision", "2025-11-25", "tools/list", `{"jsonrpc":"2.0","id":3,"method":"tools/list"}`},
+		{"a batch of lists, earlier revision", "2025-03-26", "tools/list", `[{"jsonrpc":"2.0","id":4,"method":"tools/list"},{"jsonrpc":"2.0","id":5,"method":"tools/list"}]`},
+	} {
+		seen = nil
+		status, answer := post(t, ts.URL, tc.body, map[string]string{"Mcp-Protocol-Version": tc.version, "Mcp-Method": tc.method, "Mcp-Name": "echo_echo"})
+		if status != http.StatusBadRequest || !strings.Contains(answer, "Mcp-Name") {
+			t.Errorf("%s with Mcp-Name: %d %.120s; want 400 about Mcp-Name", tc.name, status, answer)
+		}
+		if len(seen) > 0 {
+			t.Errorf("%s: the access matchers saw Mcp-Name %q on a request that names nothing", tc.name, seen)
+		}
+	}
+}
