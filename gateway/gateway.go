@@ -54,10 +54,13 @@ type Gateway struct {
 	ownUpdates sync.Map
 	notes      notificationQueues       // notifications waiting for their clients (notificationqueue.go)
 	states     atomic.Pointer[stateKey] // signs request states (requeststate.go)
-	held       heldCalls                // calls held open for their callers' answers (pending.go)
-	sessions   sessionTable
-	callers    callers
-	misses     searchMisses
+	// stateSecret is the StateSecret states is made from ("": random),
+	// under updateMu.
+	stateSecret string
+	held        heldCalls // calls held open for their callers' answers (pending.go)
+	sessions    sessionTable
+	callers     callers
+	misses      searchMisses
 }
 
 // setup is one configuration of a gateway; Update replaces it whole, so a
@@ -112,7 +115,8 @@ type Options struct {
 	// Instances behind one balancer that may answer each other's retries
 	// share one; without it, each gateway signs with a random key of its
 	// own, so a retry must return to the instance that issued its state
-	// (and a restart voids the states in flight).
+	// (and a restart voids the states in flight). An Update that changes
+	// or removes it voids the states signed with the old one.
 	StateSecret string
 }
 
@@ -187,12 +191,13 @@ func (g *Gateway) Update(cfg Config, upstreams []*Upstream, opts Options) error 
 	}
 	g.updateMu.Lock()
 	defer g.updateMu.Unlock()
-	if opts.StateSecret != "" {
+	if g.states.Load() == nil || opts.StateSecret != g.stateSecret {
+		// A secret changed or removed voids the states signed with it (a
+		// secret that leaked is dropped so); without one, the random key
+		// lasts as long as the gateway.
 		k := newStateKey(opts.StateSecret)
 		g.states.Store(&k)
-	} else if g.states.Load() == nil {
-		random := newStateKey("")
-		g.states.Store(&random)
+		g.stateSecret = opts.StateSecret
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	err := g.pins.load(ctx, opts.Pins)
