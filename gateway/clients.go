@@ -28,35 +28,56 @@ type clientSessions struct {
 	byClient map[*mcp.ServerSession]*clientState
 	closed   bool
 	perUp    map[string]int // clients' own upstream sessions open, by domain
-}
-
-// opened counts a client's own upstream session of domain opening (+1) or
-// closing (-1).
-func (c *clientSessions) opened(domain string, delta int) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.perUp == nil {
-		c.perUp = map[string]int{}
-	}
-	if c.perUp[domain] += delta; c.perUp[domain] <= 0 {
-		delete(c.perUp, domain)
-	}
+	// perIdentity counts them by domain and caller identity (see
+	// identityKey), for each identity's share.
+	perIdentity map[string]int
 }
 
 // reserve counts one more of the clients' own upstream sessions of domain
-// open, unless limit (if positive) are open already; it reports whether it
-// did. The caller counts it out with opened(domain, -1).
-func (c *clientSessions) reserve(domain string, limit int) bool {
+// open, for a caller of identity ("" for one without a user, see
+// withSlotIdentity), unless limit (if positive) are open already, or
+// identity has its share of them (half, rounded up, as of an upstream's
+// concurrent calls: see DefaultCallShare), so that one caller cannot take
+// every session and leave the others busy. It returns the function that
+// counts the session out, or a *BusyError.
+func (c *clientSessions) reserve(domain, identity string, limit int) (release func(), err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if limit > 0 && c.perUp[domain] >= limit {
-		return false
+	key := domain + "\x00" + identity
+	switch {
+	case limit > 0 && c.perUp[domain] >= limit:
+		return nil, &BusyError{Limit: limit, ClientSessions: true}
+	case limit > 0 && identity != "" && c.perIdentity[key] >= DefaultCallShare(limit):
+		return nil, &BusyError{Limit: DefaultCallShare(limit), ClientSessions: true, PerIdentity: true}
 	}
 	if c.perUp == nil {
-		c.perUp = map[string]int{}
+		c.perUp, c.perIdentity = map[string]int{}, map[string]int{}
 	}
 	c.perUp[domain]++
-	return true
+	c.perIdentity[key]++
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			if c.perUp[domain]--; c.perUp[domain] <= 0 {
+				delete(c.perUp, domain)
+			}
+			if c.perIdentity[key]--; c.perIdentity[key] <= 0 {
+				delete(c.perIdentity, key)
+			}
+		})
+	}, nil
+}
+
+// shareIdentity is the identity a caller's own upstream sessions count
+// against for its share: none for a caller without a user, whom every
+// anonymous caller would otherwise share.
+func shareIdentity(c Caller) string {
+	if c.User == "" {
+		return ""
+	}
+	return c.Identity()
 }
 
 type clientState struct {
@@ -77,6 +98,7 @@ type sharedSubscription struct {
 
 type clientUpstream struct {
 	upstream   *Upstream
+	release    func() // counts it out of the clients' own sessions
 	relay      *Relay
 	key        string          // the SessionKey it was made for
 	subscribed map[string]bool // the URIs the client subscribed to on it
@@ -106,8 +128,9 @@ func (g *Gateway) upstreamFor(req mcp.Request, d *Domain) (*Upstream, *Relay, er
 	if cu, ok := state.upstreams[d.Name]; ok {
 		return cu.upstream, cu.relay, nil
 	}
-	if limit := cfg.ClientSessionLimit(); !g.clients.reserve(d.Name, limit) {
-		return nil, nil, &BusyError{Limit: limit, ClientSessions: true}
+	release, err := g.clients.reserve(d.Name, shareIdentity(g.callerOf(req.GetExtra())), cfg.ClientSessionLimit())
+	if err != nil {
+		return nil, nil, err
 	}
 	relay := newRelay(ss, cfg.RelayRoots)
 	level := state.level
@@ -121,7 +144,7 @@ func (g *Gateway) upstreamFor(req mcp.Request, d *Domain) (*Upstream, *Relay, er
 		},
 	})
 	u.OnResourceUpdated(g.ownResourceUpdated(ss, state, d.Name))
-	state.upstreams[d.Name] = &clientUpstream{upstream: u, relay: relay, key: cfg.SessionKey()}
+	state.upstreams[d.Name] = &clientUpstream{upstream: u, release: release, relay: relay, key: cfg.SessionKey()}
 	return u, relay, nil
 }
 
@@ -174,9 +197,9 @@ func (st *clientState) close(c *clientSessions) {
 	subs := st.subscriptions
 	st.subscriptions = nil
 	st.mu.Unlock()
-	for domain, cu := range ups {
+	for _, cu := range ups {
 		_ = cu.upstream.Close()
-		c.opened(domain, -1)
+		cu.release()
 	}
 	for sub := range subs {
 		sub.view.countSubscriber(context.Background(), sub.domain, sub.uri, -1)
@@ -201,7 +224,7 @@ func (g *Gateway) closeStaleClientUpstreams(s *setup) {
 			if cfg == nil || cfg.Session != SessionPerClient || cfg.SessionKey() != cu.key {
 				stale = append(stale, cu.upstream)
 				delete(st.upstreams, name)
-				g.clients.opened(name, -1)
+				cu.release()
 			}
 		}
 		st.mu.Unlock()

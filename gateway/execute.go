@@ -78,6 +78,8 @@ func unavailableMessage(t *Tool, state State) string {
 
 func busyMessage(t *Tool, busy *BusyError) string {
 	switch {
+	case busy.ClientSessions && busy.PerIdentity:
+		return fmt.Sprintf("Tool '%s' is busy for you: you already have %s of upstream server '%s' of your own, your share of its client sessions (max_client_sessions). Close a session you no longer use, or retry when a call of yours has finished; other domains are still available.", t.Name, plural(busy.Limit, "session"), t.Domain.Name)
 	case busy.PerIdentity:
 		return fmt.Sprintf("Tool '%s' is busy for you: you already run %s on upstream server '%s', your share of its concurrent calls, and none finished in time. Retry when one of yours has finished; other domains are still available.", t.Name, plural(busy.Limit, "call"), t.Domain.Name)
 	case busy.ClientSessions:

@@ -115,9 +115,10 @@ func (g *Gateway) holdsCalls(x *inputExchange, d *Domain) bool {
 func (g *Gateway) startHeldCall(ctx context.Context, x *inputExchange, t *Tool, params *mcp.CallToolParams) (*mcp.CallToolResult, error) {
 	cfg := g.current().byName[t.Domain.Name]
 	// Its upstream session is a client's own: it counts against
-	// max_client_sessions while it lasts.
-	if limit := cfg.ClientSessionLimit(); !g.clients.reserve(t.Domain.Name, limit) {
-		return nil, &BusyError{Limit: limit, ClientSessions: true}
+	// max_client_sessions, and the caller's share of them, while it lasts.
+	release, err := g.clients.reserve(t.Domain.Name, shareIdentity(x.caller), cfg.ClientSessionLimit())
+	if err != nil {
+		return nil, err
 	}
 	callCtx, cancel := context.WithCancel(context.Background())
 	c := &heldCall{
@@ -137,7 +138,7 @@ func (g *Gateway) startHeldCall(ctx context.Context, x *inputExchange, t *Tool, 
 	// its questions too.
 	callCtx = carryCallValues(callCtx, ctx)
 	go func() {
-		defer g.clients.opened(t.Domain.Name, -1)
+		defer release()
 		defer cancel()
 		defer c.upstream.Close()
 		res, err := c.upstream.CallTool(callCtx, params, nil)

@@ -35,7 +35,8 @@ func (e *UnavailableError) Unwrap() error { return e.Reason }
 
 // BusyError is returned for a call that found no free slot, within its
 // timeout, among an upstream's MaxConcurrentCalls, or among its caller's
-// share of them (PerIdentity).
+// share of them (PerIdentity); or, with ClientSessions, no place among its
+// clients' own sessions, or its caller's share of them (PerIdentity).
 type BusyError struct {
 	Limit       int
 	PerIdentity bool
@@ -45,6 +46,9 @@ type BusyError struct {
 }
 
 func (e *BusyError) Error() string {
+	if e.ClientSessions && e.PerIdentity {
+		return fmt.Sprintf("upstream busy: you have %d client sessions of its own, your share of them", e.Limit)
+	}
 	if e.ClientSessions {
 		return fmt.Sprintf("upstream busy: %d client sessions of its own, its limit", e.Limit)
 	}
