@@ -177,7 +177,7 @@ func printDomains(w io.Writer, g *gateway.Gateway) error {
 		if u.LastError != "" {
 			desc = u.LastError
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", u.Name, u.State, u.Tools, desc)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", terminalText(u.Name), u.State, u.Tools, terminalText(desc))
 	}
 	return tw.Flush()
 }
@@ -227,14 +227,14 @@ func printSearch(w io.Writer, g *gateway.Gateway, query string, explain bool) er
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for i, r := range a.Results {
-		fmt.Fprintf(tw, "%d\t%s\t%s\n", i+1, r.Name, r.Description)
+		fmt.Fprintf(tw, "%d\t%s\t%s\n", i+1, terminalText(r.Name), terminalText(r.Description))
 		if explain && r.Explanation != nil {
 			if err := tw.Flush(); err != nil {
 				return err
 			}
 			fmt.Fprintf(w, "   score %.3f\n", r.Score)
 			for _, line := range strings.Split(r.Explanation.String(), "\n") {
-				fmt.Fprintf(w, "   %s\n", line)
+				fmt.Fprintf(w, "   %s\n", terminalText(line))
 			}
 		}
 	}
@@ -243,7 +243,7 @@ func printSearch(w io.Writer, g *gateway.Gateway, query string, explain bool) er
 	}
 	fmt.Fprintf(w, "%d of %d matching tools.", len(a.Results), a.Total)
 	if a.Note != "" {
-		fmt.Fprintf(w, " %s", a.Note)
+		fmt.Fprintf(w, " %s", terminalText(a.Note))
 	}
 	fmt.Fprintln(w)
 	return nil
@@ -254,7 +254,7 @@ func printSearch(w io.Writer, g *gateway.Gateway, query string, explain bool) er
 func printReading(w io.Writer, r *search.Reading) {
 	fmt.Fprint(w, "Read as:")
 	for _, word := range r.Words {
-		fmt.Fprintf(w, " %s ×%.2f", word.Word, word.Weight)
+		fmt.Fprintf(w, " %s ×%.2f", terminalText(word.Word), word.Weight)
 		var why []string
 		if word.From != search.MainWords {
 			why = append(why, word.From)
@@ -264,12 +264,12 @@ func printReading(w io.Writer, r *search.Reading) {
 			why = append(why, "required")
 		}
 		if len(why) > 0 {
-			fmt.Fprintf(w, " (%s)", strings.Join(why, ", "))
+			fmt.Fprintf(w, " (%s)", terminalText(strings.Join(why, ", ")))
 		}
 	}
 	fmt.Fprintln(w)
 	for _, s := range r.Signals {
-		fmt.Fprintf(w, "Signal %s: %s\n", s.Signal, s.Read)
+		fmt.Fprintf(w, "Signal %s: %s\n", s.Signal, terminalText(s.Read))
 	}
 	fmt.Fprintln(w)
 }
@@ -302,7 +302,7 @@ func scoreQueries(w, progress io.Writer, g *gateway.Gateway, path string, verbos
 			rankings[i] = append(rankings[i], name)
 		}
 		if m := retrieval.Evaluate(tasks[i:i+1], rankings[i:i+1]); m.Tasks == 1 && m.Hit5 == 0 {
-			missed = append(missed, fmt.Sprintf("  %q wants %s; top 5: %s", task.Query, strings.Join(task.Tools, ", "), strings.Join(rankings[i][:min(5, len(rankings[i]))], ", ")))
+			missed = append(missed, fmt.Sprintf("  %q wants %s; top 5: %s", task.Query, strings.Join(task.Tools, ", "), terminalText(strings.Join(rankings[i][:min(5, len(rankings[i]))], ", "))))
 		}
 		if time.Since(shown) > time.Second || i == len(tasks)-1 {
 			shown = time.Now()
