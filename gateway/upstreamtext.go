@@ -133,7 +133,7 @@ func checkSchemaValue(v any, mode, where, path string, findings *[]finding, name
 		for k, child := range v {
 			if s, ok := child.(string); ok && slices.Contains(schemaTextKeys, k) {
 				if checked, bad := checkText(s, mode); bad {
-					*findings = append(*findings, where+": "+joinPath(path, k))
+					*findings = append(*findings, where+": "+joinPath(path, schemaKey(k)))
 					set(k, checked)
 				}
 				continue
@@ -141,12 +141,12 @@ func checkSchemaValue(v any, mode, where, path string, findings *[]finding, name
 			if props, ok := child.(map[string]any); ok && k == "properties" {
 				for name := range props {
 					if readsLikeInstructions(nameText(name)) {
-						*findings = append(*findings, where+": property name "+joinPath(path, "properties."+name))
+						*findings = append(*findings, where+": property name "+joinPath(path, "properties."+schemaKey(name)))
 						*nameBad = true
 					}
 				}
 			}
-			if c, changed := checkSchemaValue(child, mode, where, joinPath(path, k), findings, nameBad); changed {
+			if c, changed := checkSchemaValue(child, mode, where, joinPath(path, schemaKey(k)), findings, nameBad); changed {
 				set(k, c)
 			}
 		}
@@ -179,6 +179,18 @@ func joinPath(path, k string) string {
 	return path + "." + k
 }
 
+// schemaKey is a key of an upstream's schema as a finding names it: as it
+// is when it is a plain name (what SEP-986 allows in a tool name), else
+// quoted (quotedName), so that a finding, which notices, log messages and
+// the operator page quote, never carries the upstream's line breaks,
+// escapes or control characters.
+func schemaKey(k string) string {
+	if ValidToolName(k) {
+		return k
+	}
+	return quotedName(k)
+}
+
 // checkPrompt applies mode to a prompt's texts and its arguments'. It
 // returns nil when the prompt is left out (strip, and a name is the
 // offence).
@@ -209,11 +221,11 @@ func checkPrompt(p *mcp.Prompt, mode string) (*mcp.Prompt, []finding) {
 			}
 			c := *a
 			if readsLikeInstructions(nameText(a.Name)) {
-				findings = append(findings, "argument name "+a.Name)
+				findings = append(findings, "argument name "+quotedName(a.Name))
 				nameBad = true
 			}
-			c.Title = text("argument "+a.Name+" title", a.Title)
-			c.Description = text("argument "+a.Name+" description", a.Description)
+			c.Title = text("argument "+quotedName(a.Name)+" title", a.Title)
+			c.Description = text("argument "+quotedName(a.Name)+" description", a.Description)
 			out.Arguments[i] = &c
 		}
 	}
