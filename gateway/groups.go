@@ -2,6 +2,8 @@ package gateway
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/caddy-mcp/mcp-gateway/search"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -15,8 +17,21 @@ const metaGroupsKey = "io.modelcontextprotocol/groups"
 const fallbackGroup = "general"
 
 // groupFromMeta returns the first group the upstream declares for t that is
-// not just the domain's own name, or "".
+// not just the domain's own name and is a usable group name
+// (usableGroupName), or "".
 func groupFromMeta(t *mcp.Tool, domain string) string {
+	for _, n := range metaGroupNames(t) {
+		n = strings.TrimSpace(n)
+		if n != "" && !strings.EqualFold(n, domain) && usableGroupName(n) {
+			return n
+		}
+	}
+	return ""
+}
+
+// metaGroupNames are the group names t declares in its _meta, as the
+// upstream wrote them.
+func metaGroupNames(t *mcp.Tool) []string {
 	var names []string
 	switch v := t.Meta[metaGroupsKey].(type) {
 	case string:
@@ -28,13 +43,22 @@ func groupFromMeta(t *mcp.Tool, domain string) string {
 			}
 		}
 	}
-	for _, n := range names {
-		n = strings.TrimSpace(n)
-		if n != "" && !strings.EqualFold(n, domain) && len(n) <= 64 {
-			return n
-		}
-	}
-	return ""
+	return names
+}
+
+// usableGroupName reports whether an upstream's group name may name a
+// group the model reads and scopes by: at most 64 bytes of valid UTF-8,
+// with no control character (an escape sequence, a line break) and no
+// invisible one (unprintableGroupName).
+func usableGroupName(n string) bool {
+	return len(n) <= 64 && !unprintableGroupName(n)
+}
+
+// unprintableGroupName reports a group name that holds what a reader
+// cannot see as itself: invalid UTF-8, a control character, or an
+// invisible one ("billing\u200b" would look like "billing").
+func unprintableGroupName(n string) bool {
+	return !utf8.ValidString(n) || strings.ContainsFunc(n, func(r rune) bool { return unicode.IsControl(r) || invisible(r) })
 }
 
 // actionWords are the verbs and fillers that tool names are built from

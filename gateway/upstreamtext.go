@@ -12,7 +12,9 @@ import (
 // The description check applies to every text an upstream supplies that
 // reaches the model: a tool's name, title, description and annotations'
 // title, and every title, description and comment in its input and
-// output schemas (at any depth), and its schemas' property names; a
+// output schemas (at any depth), its schemas' property names, and the
+// group names it declares in _meta (dropped when they offend: a group
+// name cannot carry a warning); a
 // prompt's name, title and description and its arguments'; a resource's
 // and a resource template's name, title and description; the upstream's
 // instructions and its title. Under DescriptionCheckFlag an offending
@@ -69,6 +71,14 @@ func checkTool(def *mcp.Tool, mode string) checkedTool {
 		a := *def.Annotations
 		a.Title = text("annotations title", def.Annotations.Title)
 		out.Annotations = &a
+	}
+	if slices.ContainsFunc(metaGroupNames(def), readsLikeInstructions) {
+		// A group name cannot carry a warning: the declared groups are
+		// dropped under flag and strip alike, and the tool is grouped
+		// by its name.
+		findings = append(findings, "group (_meta "+metaGroupsKey+")")
+		out.Meta = maps.Clone(def.Meta)
+		delete(out.Meta, metaGroupsKey)
 	}
 	var schemaBad bool
 	out.InputSchema, schemaBad = checkSchema(def.InputSchema, mode, "input schema", &findings)

@@ -21,7 +21,9 @@ import (
 //     taken; a name listed twice keeps its first definition; a tool whose
 //     definition is over MaxToolSize is left out.
 //  2. Names: a name outside SEP-986 is renamed (SafeToolName); a rename
-//     that would take another tool's name is left out.
+//     that would take another tool's name is left out. A group name a
+//     tool declares with a control or invisible character in it is not
+//     taken (usableGroupName).
 //  3. Pins: a tool whose definition differs from its pin is reported, and
 //     under OnToolChangeHold left out until accepted.
 //  4. The description check (DescriptionCheck*) over every text of the
@@ -246,6 +248,10 @@ func (g *Gateway) vetUpstream(s *setup, cfg *UpstreamConfig, st UpstreamStatus, 
 		}
 		if c.def == nil {
 			continue // strip: a name was the offence
+		}
+		if i := slices.IndexFunc(metaGroupNames(def), unprintableGroupName); i >= 0 {
+			add(true, fmt.Sprintf("tool %s: its group %s (_meta %s) is not taken: a group name is printable text, without control or invisible characters; the tool is grouped by its name",
+				name, quotedName(metaGroupNames(def)[i]), metaGroupsKey))
 		}
 		tools = append(tools, vettedTool{def: c.def, upstream: def.Name, local: local, findings: c.findings})
 	}
