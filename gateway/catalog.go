@@ -22,7 +22,10 @@ type Catalog struct {
 	domains map[string]*Domain // by lower-case name
 	byName  map[string]*Tool   // by qualified name
 	byBare  map[string][]*Tool // by upstream tool name
-	index   *search.Index
+	// configured holds the lower-case name of every domain configured,
+	// those the catalog's rule hides included (see ownedBy).
+	configured map[string]bool
+	index      *search.Index
 }
 
 // Domain is one upstream as clients see it.
@@ -112,11 +115,13 @@ type domainSource struct {
 // index has opts.
 func buildCatalog(sources []domainSource, rule AccessRule, opts search.Options) *Catalog {
 	c := &Catalog{
-		domains: make(map[string]*Domain),
-		byName:  make(map[string]*Tool),
-		byBare:  make(map[string][]*Tool),
+		domains:    make(map[string]*Domain),
+		byName:     make(map[string]*Tool),
+		byBare:     make(map[string][]*Tool),
+		configured: make(map[string]bool, len(sources)),
 	}
 	for _, src := range sources {
+		c.configured[strings.ToLower(src.cfg.Name)] = true
 		var tools []vettedTool
 		for _, t := range src.tools {
 			if src.cfg.visible(t.upstream) && rule.allowsAny(QualifiedName(src.cfg.Name, t.local), QualifiedName(src.cfg.Name, t.upstream)) {

@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/caddy-mcp/mcp-gateway/search"
@@ -37,8 +38,9 @@ func (e *LookupError) Error() string {
 // Lookup resolves the name a client gave to one tool. It accepts, in this
 // order: the qualified name ("domain.tool"); a domain joined to the tool
 // name with another separator, or in other letter case; the bare upstream
-// tool name when only one domain has it. Anything else is a *LookupError
-// with close names to suggest.
+// tool name when only one domain has it, and a name of the form
+// "domain.x" only within that domain (see ownedBy). Anything else is a
+// *LookupError with close names to suggest.
 func (c *Catalog) Lookup(name string) (*Tool, error) {
 	name = strings.TrimSpace(name)
 	if len(name) > maxNameLen {
@@ -50,14 +52,15 @@ func (c *Catalog) Lookup(name string) (*Tool, error) {
 	if t := c.lookupQualified(name); t != nil {
 		return t, nil
 	}
-	if ts := c.byBare[name]; len(ts) == 1 {
+	owned := c.ownedBy(name)
+	if ts := slices.DeleteFunc(slices.Clone(c.byBare[name]), func(t *Tool) bool { return !owned(t) }); len(ts) == 1 {
 		return ts[0], nil
 	} else if len(ts) > 1 {
 		return nil, &LookupError{Name: name, Candidates: qualifiedNames(ts)}
 	}
 	var folded []*Tool
 	for _, t := range c.Tools {
-		if strings.EqualFold(t.LocalName, name) {
+		if owned(t) && strings.EqualFold(t.LocalName, name) {
 			folded = append(folded, t)
 		}
 	}
@@ -67,6 +70,21 @@ func (c *Catalog) Lookup(name string) (*Tool, error) {
 		return nil, &LookupError{Name: name, Candidates: qualifiedNames(folded)}
 	}
 	return nil, &LookupError{Name: name, Suggestions: c.SuggestTools(name, 3)}
+}
+
+// ownedBy says which tools a name may resolve to as a bare name: a name
+// with the catalog's own form of a qualified name, a configured domain's
+// name (hidden from this catalog's rule or not), '.' and more, is that
+// domain's: it names one of its tools or none, however another domain's
+// tools are named. An upstream cannot name a tool "crm.search" and have
+// the calls meant for crm's search (while crm is down, or that tool held
+// or denied) come to it. Any other name may resolve to any tool.
+func (c *Catalog) ownedBy(name string) func(*Tool) bool {
+	domain, _, qualified := strings.Cut(name, ".")
+	if !qualified || !c.configured[strings.ToLower(domain)] {
+		return func(*Tool) bool { return true }
+	}
+	return func(t *Tool) bool { return strings.EqualFold(t.Domain.Name, domain) }
 }
 
 // lookupQualified tries every way of splitting name into a domain, a
