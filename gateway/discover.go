@@ -169,11 +169,19 @@ func (s toolScope) domainName() string {
 	return s.domain.Name
 }
 
+// maxListedGroups bounds the groups the table of contents lists for a
+// domain: an upstream's tools may each declare a group of their own.
+const maxListedGroups = 25
+
 func listDomains(c *Catalog) domainsResponse {
 	resp := domainsResponse{Domains: make([]domainSummary, 0, len(c.Domains))}
-	var down []string
+	var down, cut []string
 	for _, d := range c.Domains {
 		s := domainSummary{Name: d.Name, Description: d.Summary, ToolCount: len(d.Tools), Groups: d.Groups}
+		if len(d.Groups) > maxListedGroups {
+			s.Groups = d.Groups[:maxListedGroups]
+			cut = append(cut, fmt.Sprintf("'%s' (%d)", d.Name, len(d.Groups)))
+		}
 		if d.State != StateReady {
 			s.Status = d.State.String()
 			down = append(down, d.Name)
@@ -181,9 +189,14 @@ func listDomains(c *Catalog) domainsResponse {
 		resp.Domains = append(resp.Domains, s)
 		resp.TotalTools += len(d.Tools)
 	}
+	var notes []string
 	if len(down) > 0 {
-		resp.Note = fmt.Sprintf("Temporarily unavailable: %s. Tools in other domains work.", strings.Join(down, ", "))
+		notes = append(notes, fmt.Sprintf("Temporarily unavailable: %s. Tools in other domains work.", strings.Join(down, ", ")))
 	}
+	if len(cut) > 0 {
+		notes = append(notes, fmt.Sprintf("Only the first %d groups of these domains are listed: %s. Call discover_tools with the domain to browse all its tools.", maxListedGroups, strings.Join(cut, ", ")))
+	}
+	resp.Note = strings.Join(notes, " ")
 	return resp
 }
 
