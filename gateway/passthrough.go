@@ -65,7 +65,8 @@ type exposed struct {
 }
 
 // Collisions lists the names two upstreams both expose, as errors naming
-// both; the first upstream in config order keeps the name.
+// both (the first upstream in config order keeps the name), and the
+// hybrid pins named like a meta-tool (not exposed).
 func (g *Gateway) Collisions() []string {
 	seen := map[string]bool{}
 	var out []string
@@ -143,6 +144,12 @@ func (v *view) exposeIn(s *setup, c *Catalog, mode string) *exposed {
 	}
 	for _, t := range exposedTools(s, c, mode) {
 		name := s.byName[t.Domain.Name].EffectivePrefix() + t.LocalName
+		if isMetaTool(name) {
+			// Hybrid mode serves the meta-tools beside the pins: a pin
+			// of that name would replace one.
+			x.collisions = append(x.collisions, fmt.Sprintf("tool %q of upstream %q is the name of a meta-tool; it is not exposed directly. Give the upstream a prefix.", name, t.Domain.Name))
+			continue
+		}
 		if !claim("tool", name, t.Domain.Name) {
 			continue
 		}
