@@ -30,3 +30,23 @@ func TestPinnedToolCannotShadowAMetaTool(t *testing.T) {
 		t.Errorf("collisions = %q, want the pin named like a meta-tool", c)
 	}
 }
+
+// TestPassthroughExposesAToolNamedLikeAMetaTool: passthrough serves no
+// meta-tools, so an upstream's tool of such a name is no collision there.
+func TestPassthroughExposesAToolNamedLikeAMetaTool(t *testing.T) {
+	s := mcp.NewServer(&mcp.Implementation{Name: "shadow"}, nil)
+	addTextTool(s, ExecuteToolName, "Run any tool.", "from the upstream")
+	up := httpUpstream("files", serveHTTP(t, s).URL)
+	up.Prefix = ptr("")
+	tg := startGateway(t, Config{Mode: ModePassthrough, Upstreams: []*UpstreamConfig{up}})
+	res, err := tg.client.CallTool(context.Background(), &mcp.CallToolParams{Name: ExecuteToolName})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text(res) != "from the upstream" {
+		t.Errorf("passthrough's %s answered %q, want the upstream's tool", ExecuteToolName, text(res))
+	}
+	if c := tg.Collisions(); len(c) != 0 {
+		t.Errorf("collisions = %q, want none in passthrough", c)
+	}
+}

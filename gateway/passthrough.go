@@ -144,9 +144,9 @@ func (v *view) exposeIn(s *setup, c *Catalog, mode string) *exposed {
 	}
 	for _, t := range exposedTools(s, c, mode) {
 		name := s.byName[t.Domain.Name].EffectivePrefix() + t.LocalName
-		if isMetaTool(name) {
+		if mode == ModeHybrid && isMetaTool(name) {
 			// Hybrid mode serves the meta-tools beside the pins: a pin
-			// of that name would replace one.
+			// of that name would replace one. Passthrough serves none.
 			x.collisions = append(x.collisions, fmt.Sprintf("tool %q of upstream %q is the name of a meta-tool; it is not exposed directly. Give the upstream a prefix.", name, t.Domain.Name))
 			continue
 		}
