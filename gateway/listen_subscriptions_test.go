@@ -5,13 +5,9 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // openListen opens a 2026-07-28 subscriptions/listen stream on the edge at
@@ -78,62 +74,24 @@ func listen(t *testing.T, url, notifications string, header http.Header) (end fu
 // client opening and dropping streams over URI after URI of a template
 // leaves nothing behind (upstream subscriptions, counts in memory).
 func TestListenStreamsLeaveNoSubscriptionsBehind(t *testing.T) {
-	var mu sync.Mutex
-	upstreamSubs := map[string]int{}
-	s := mcp.NewServer(&mcp.Implementation{Name: "live"}, &mcp.ServerOptions{
-		SubscribeHandler: func(_ context.Context, req *mcp.SubscribeRequest) error {
-			mu.Lock()
-			defer mu.Unlock()
-			upstreamSubs[req.Params.URI]++
-			return nil
-		},
-		UnsubscribeHandler: func(_ context.Context, req *mcp.UnsubscribeRequest) error {
-			mu.Lock()
-			defer mu.Unlock()
-			if upstreamSubs[req.Params.URI]--; upstreamSubs[req.Params.URI] == 0 {
-				delete(upstreamSubs, req.Params.URI)
-			}
-			return nil
-		},
-	})
-	s.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: "live://item/{id}", Name: "item"},
-		func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, Text: "item"}}}, nil
-		})
-	uts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
-	t.Cleanup(uts.Close)
-	tg := startGateway(t, Config{Mode: ModePassthrough, Upstreams: []*UpstreamConfig{httpUpstream("live", uts.URL)}})
+	live, url := liveItemsUpstream(t)
+	tg := startGateway(t, Config{Mode: ModePassthrough, Upstreams: []*UpstreamConfig{httpUpstream("live", url)}})
 	ts := serveEdge(t, tg, EdgeOptions{})
-	tg.viewsMu.RLock()
-	v := tg.views[0]
-	tg.viewsMu.RUnlock()
-	counts := func() int {
-		v.exposed.subsMu.Lock()
-		defer v.exposed.subsMu.Unlock()
-		return len(v.exposed.subs)
-	}
+	_, counts := subscriptionCounts(tg)
 
 	for i := range 5 {
 		end := openListen(t, ts.URL, fmt.Sprintf("live://item/%d", i))
-		mu.Lock()
-		n := upstreamSubs[fmt.Sprintf("live://item/%d", i)]
-		mu.Unlock()
-		if n != 1 {
+		if n := live.held()[fmt.Sprintf("live://item/%d", i)]; n != 1 {
 			t.Fatalf("while a listen stream names live://item/%d, the upstream has %d subscriptions to it, want 1", i, n)
 		}
 		end()
 	}
 	deadline := time.Now().Add(5 * time.Second)
 	for time.Now().Before(deadline) {
-		mu.Lock()
-		left := len(upstreamSubs)
-		mu.Unlock()
-		if left == 0 && counts() == 0 {
+		if len(live.held()) == 0 && counts() == 0 {
 			return
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	t.Errorf("after every listen stream ended: upstream subscriptions %v, %d counts kept by the gateway; want none", upstreamSubs, counts())
+	t.Errorf("after every listen stream ended: upstream subscriptions %v, %d counts kept by the gateway; want none", live.held(), counts())
 }

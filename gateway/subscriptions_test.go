@@ -3,6 +3,7 @@ package gateway
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -19,29 +20,8 @@ import (
 // client whose session ends is counted out of what it had not left, the
 // upstream's subscription released with the last one.
 func TestSubscriptionCountsAreForgotten(t *testing.T) {
-	var mu sync.Mutex
-	upstreamSubs := map[string]int{}
-	s := mcp.NewServer(&mcp.Implementation{Name: "live"}, &mcp.ServerOptions{
-		SubscribeHandler: func(_ context.Context, req *mcp.SubscribeRequest) error {
-			mu.Lock()
-			defer mu.Unlock()
-			upstreamSubs[req.Params.URI]++
-			return nil
-		},
-		UnsubscribeHandler: func(_ context.Context, req *mcp.UnsubscribeRequest) error {
-			mu.Lock()
-			defer mu.Unlock()
-			upstreamSubs[req.Params.URI]--
-			return nil
-		},
-	})
-	s.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: "live://item/{id}", Name: "item"},
-		func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, Text: "item"}}}, nil
-		})
-	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
-	t.Cleanup(ts.Close)
-	tg := startGateway(t, Config{Mode: ModePassthrough, Upstreams: []*UpstreamConfig{httpUpstream("live", ts.URL)}})
+	live, url := liveItemsUpstream(t)
+	tg := startGateway(t, Config{Mode: ModePassthrough, Upstreams: []*UpstreamConfig{httpUpstream("live", url)}})
 	cs := connectView(t, tg, 0, "2025-11-25")
 	defer cs.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -55,14 +35,7 @@ func TestSubscriptionCountsAreForgotten(t *testing.T) {
 			t.Fatalf("unsubscribing from %s: %v", uri, err)
 		}
 	}
-	tg.viewsMu.RLock()
-	v := tg.views[0]
-	tg.viewsMu.RUnlock()
-	counts := func() int {
-		v.exposed.subsMu.Lock()
-		defer v.exposed.subsMu.Unlock()
-		return len(v.exposed.subs)
-	}
+	v, counts := subscriptionCounts(tg)
 	if left := counts(); left != 0 {
 		t.Errorf("%d subscription counts left after every client left every URI", left)
 	}
@@ -87,14 +60,68 @@ func TestSubscriptionCountsAreForgotten(t *testing.T) {
 	}
 	other.Close()
 	waitFor(t, "the ended session's subscriptions released", func() bool {
-		mu.Lock()
-		defer mu.Unlock()
-		return upstreamSubs["live://item/b"] == 0 && counts() == 1
+		return live.held()["live://item/b"] == 0 && counts() == 1
 	})
-	mu.Lock()
-	defer mu.Unlock()
-	if upstreamSubs["live://item/a"] != 1 {
-		t.Errorf("the upstream's subscription to live://item/a is %d, want 1: the other client is still subscribed", upstreamSubs["live://item/a"])
+	if n := live.held()["live://item/a"]; n != 1 {
+		t.Errorf("the upstream's subscription to live://item/a is %d, want 1: the other client is still subscribed", n)
+	}
+}
+
+// liveItems counts the subscriptions an upstream with a template of
+// items (live://item/{id}) holds to each URI.
+type liveItems struct {
+	mu   sync.Mutex
+	subs map[string]int
+}
+
+// liveItemsUpstream serves such an upstream over streamable HTTP and
+// returns its counts and its URL.
+func liveItemsUpstream(t *testing.T) (*liveItems, string) {
+	live := &liveItems{subs: map[string]int{}}
+	s := mcp.NewServer(&mcp.Implementation{Name: "live"}, &mcp.ServerOptions{
+		SubscribeHandler: func(_ context.Context, req *mcp.SubscribeRequest) error {
+			live.count(req.Params.URI, +1)
+			return nil
+		},
+		UnsubscribeHandler: func(_ context.Context, req *mcp.UnsubscribeRequest) error {
+			live.count(req.Params.URI, -1)
+			return nil
+		},
+	})
+	s.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: "live://item/{id}", Name: "item"},
+		func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, Text: "item"}}}, nil
+		})
+	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+	t.Cleanup(ts.Close)
+	return live, ts.URL
+}
+
+func (l *liveItems) count(uri string, delta int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.subs[uri] += delta; l.subs[uri] == 0 {
+		delete(l.subs, uri)
+	}
+}
+
+// held is a copy of the subscriptions the upstream holds, by URI.
+func (l *liveItems) held() map[string]int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return maps.Clone(l.subs)
+}
+
+// subscriptionCounts returns the gateway's first view and a function
+// that reads how many URIs it counts subscribers of.
+func subscriptionCounts(tg *testGateway) (*view, func() int) {
+	tg.viewsMu.RLock()
+	v := tg.views[0]
+	tg.viewsMu.RUnlock()
+	return v, func() int {
+		v.exposed.subsMu.Lock()
+		defer v.exposed.subsMu.Unlock()
+		return len(v.exposed.subs)
 	}
 }
 
