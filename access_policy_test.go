@@ -2,7 +2,6 @@ package mcpgateway
 
 import (
 	"encoding/json"
-	"strings"
 	"testing"
 
 	"github.com/caddy-mcp/mcp-gateway/gateway"
@@ -53,12 +52,7 @@ func TestAccessPoliciesThatCannotWork(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			h := &Handler{Config: gateway.Config{Upstreams: upstreams}, Access: tc.access}
 			err := h.Validate()
-			switch {
-			case tc.want == "" && err != nil:
-				t.Errorf("unexpected error: %v", err)
-			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
-				t.Errorf("error = %v, want one containing %q", err, tc.want)
-			}
+			wantError(t, "", err, tc.want)
 		})
 	}
 }

@@ -29,12 +29,23 @@ func TestJSONOptionsChecked(t *testing.T) {
 				t.Fatal(err)
 			}
 			err := h.Validate()
-			switch {
-			case tc.want == "" && err != nil:
-				t.Errorf("unexpected error: %v", err)
-			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
-				t.Errorf("error = %v, want one containing %q", err, tc.want)
-			}
+			wantError(t, "", err, tc.want)
 		})
+	}
+}
+
+// wantError fails t unless err is nil where want is "", and otherwise an
+// error whose text holds want; about names what was checked ("" for
+// nothing more than the test's name).
+func wantError(t *testing.T, about string, err error, want string) {
+	t.Helper()
+	if about != "" {
+		about += ": "
+	}
+	switch {
+	case want == "" && err != nil:
+		t.Errorf("%sunexpected error: %v", about, err)
+	case want != "" && (err == nil || !strings.Contains(err.Error(), want)):
+		t.Errorf("%serror = %v, want one containing %q", about, err, want)
 	}
 }

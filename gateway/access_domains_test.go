@@ -1,7 +1,7 @@
 package gateway
 
 import (
-	"strings"
+	"fmt"
 	"testing"
 )
 
@@ -20,11 +20,6 @@ func TestCheckAccessDomains(t *testing.T) {
 		{AccessRule{Allow: []string{"people_search"}}, `allow "people_search" can match nothing: access globs match qualified names such as crm.people_search; write "*.people_search"`},
 	} {
 		err := CheckAccessDomains(tc.rule, domains)
-		switch {
-		case tc.want == "" && err != nil:
-			t.Errorf("%v: unexpected error: %v", tc.rule, err)
-		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
-			t.Errorf("%v: error = %v, want one containing %q", tc.rule, err, tc.want)
-		}
+		wantError(t, fmt.Sprint(tc.rule), err, tc.want)
 	}
 }

@@ -1,7 +1,7 @@
 package gateway
 
 import (
-	"strings"
+	"strconv"
 	"testing"
 )
 
@@ -26,12 +26,7 @@ func TestValidateAllowedHost(t *testing.T) {
 		{"", "empty host name"},
 	} {
 		err := ValidateAllowedHost(tc.entry)
-		switch {
-		case tc.want == "" && err != nil:
-			t.Errorf("%q: unexpected error: %v", tc.entry, err)
-		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
-			t.Errorf("%q: error = %v, want one containing %q", tc.entry, err, tc.want)
-		}
+		wantError(t, strconv.Quote(tc.entry), err, tc.want)
 	}
 	// What is accepted is what matches.
 	for _, tc := range []struct{ entry, host string }{

@@ -45,12 +45,7 @@ func TestConfigValidate(t *testing.T) {
 			u := ok()
 			tc.change(u)
 			err := (&Config{Upstreams: []*UpstreamConfig{u}}).Validate()
-			switch {
-			case tc.want == "" && err != nil:
-				t.Errorf("unexpected error: %v", err)
-			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
-				t.Errorf("error = %v, want one containing %q", err, tc.want)
-			}
+			wantError(t, "", err, tc.want)
 		})
 	}
 	dup := &Config{Upstreams: []*UpstreamConfig{ok(), ok()}}

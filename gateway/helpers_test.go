@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -185,4 +186,20 @@ func text(res *mcp.CallToolResult) string {
 
 func httpUpstream(name, url string) *UpstreamConfig {
 	return &UpstreamConfig{Name: name, Connection: Connection{URL: url, Timeout: Duration(10 * time.Second)}}
+}
+
+// wantError fails t unless err is nil where want is "", and otherwise an
+// error whose text holds want; about names what was checked ("" for
+// nothing more than the test's name).
+func wantError(t *testing.T, about string, err error, want string) {
+	t.Helper()
+	if about != "" {
+		about += ": "
+	}
+	switch {
+	case want == "" && err != nil:
+		t.Errorf("%sunexpected error: %v", about, err)
+	case want != "" && (err == nil || !strings.Contains(err.Error(), want)):
+		t.Errorf("%serror = %v, want one containing %q", about, err, want)
+	}
 }

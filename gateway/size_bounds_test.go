@@ -1,7 +1,6 @@
 package gateway
 
 import (
-	"strings"
 	"testing"
 )
 
@@ -22,12 +21,7 @@ func TestSizeBoundsFloor(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.cfg.Validate()
-			switch {
-			case tc.want == "" && err != nil:
-				t.Errorf("unexpected error: %v", err)
-			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
-				t.Errorf("error = %v, want one containing %q", err, tc.want)
-			}
+			wantError(t, "", err, tc.want)
 		})
 	}
 }
