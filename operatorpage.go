@@ -74,6 +74,8 @@ func serveOperatorPage(w http.ResponseWriter, r *http.Request, f *frontend) erro
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'")
 	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("Referrer-Policy", "no-referrer")
 	return operatorTemplate.Execute(w, page)
 }
 

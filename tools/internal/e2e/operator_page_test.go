@@ -54,6 +54,26 @@ func TestOperatorPage(t *testing.T) {
 		t.Logf("DOM:\n%s", dom)
 	}
 
+	// The page is an operator's: no framing, no scripts, nothing cached,
+	// sniffed or told to the sites it might link to.
+	req, _ := http.NewRequest("GET", caddy.URL("/ops/"), nil)
+	req.SetBasicAuth("ops", "ops-password")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	for header, want := range map[string]string{
+		"Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+		"Cache-Control":           "no-store",
+		"X-Content-Type-Options":  "nosniff",
+		"Referrer-Policy":         "no-referrer",
+	} {
+		if got := resp.Header.Get(header); got != want {
+			t.Errorf("the page's %s is %q, want %q", header, got, want)
+		}
+	}
+
 	// Refresh: a form post from the page itself works; one from another
 	// site does not; no password, no page.
 	post := func(origin, user string) int {
