@@ -15,7 +15,7 @@ import (
 // registered in each config's registry, so counters carry across reloads
 // as Caddy's own do.
 //
-//	caddy_mcp_gateway_tool_calls_total{gateway,domain,tool,outcome}
+//	caddy_mcp_gateway_tool_calls_total{gateway,domain,tool,outcome}  (series of tools gone from the catalog are deleted, see callSeries)
 //	caddy_mcp_gateway_tool_call_duration_seconds{gateway,domain}
 //	caddy_mcp_gateway_searches_total{gateway,result}       result: found, weak, none
 //	caddy_mcp_gateway_upstream_up{gateway,upstream}        1 ready, 0 otherwise
@@ -83,6 +83,76 @@ type metricsObserver struct{ gateway string }
 func (o metricsObserver) ToolCalled(c gateway.CallRecord) {
 	metrics.calls.WithLabelValues(o.gateway, c.Domain, c.Tool, c.Outcome).Inc()
 	metrics.callDuration.WithLabelValues(o.gateway, c.Domain).Observe(c.Duration.Seconds())
+	callSeries.note(o.gateway, toolLabel{c.Domain, c.Tool}, func() map[toolLabel]bool { return catalogTools(o.gateway) })
+}
+
+// callSeries are the (domain, tool) pairs tool_calls_total has series
+// for, by gateway. An upstream that keeps renaming its tools would add
+// series for as long as clients call them: once a gateway's pairs
+// outnumber its catalog's tools by seriesSlack, the series of tools no
+// longer in its catalog are deleted (their counts start again from zero
+// should such a tool come back, which rate() reads as a counter reset).
+var callSeries = toolSeries{seen: map[string]map[toolLabel]bool{}}
+
+// seriesSlack is how many pairs past its catalog's tools a gateway's
+// tool_calls_total may have before the departed ones are deleted.
+const seriesSlack = 64
+
+type toolSeries struct {
+	mu   sync.Mutex
+	seen map[string]map[toolLabel]bool
+}
+
+// toolLabel is a series' domain and tool labels.
+type toolLabel struct{ domain, tool string }
+
+// note records that gateway's tool_calls_total has series for label, and
+// deletes those of tools catalog (read only then) no longer has once
+// there are too many. A catalog of nil (no such gateway live) deletes
+// nothing.
+func (s *toolSeries) note(gw string, label toolLabel, catalog func() map[toolLabel]bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	seen := s.seen[gw]
+	if seen == nil {
+		seen = map[toolLabel]bool{}
+		s.seen[gw] = seen
+	}
+	if seen[label] {
+		return
+	}
+	seen[label] = true
+	tools := catalog()
+	if tools == nil || len(seen) <= len(tools)+seriesSlack {
+		return
+	}
+	for l := range seen {
+		if !tools[l] {
+			metrics.calls.DeletePartialMatch(prometheus.Labels{"gateway": gw, "domain": l.domain, "tool": l.tool})
+			delete(seen, l)
+		}
+	}
+}
+
+// catalogTools are the (domain, tool) pairs of the catalog of the live
+// gateway named gw, and the empty pair calls naming no tool count under;
+// nil when no gateway of that name is live.
+func catalogTools(gw string) map[toolLabel]bool {
+	for _, f := range liveFrontends() {
+		if f.name != gw {
+			continue
+		}
+		tools := map[toolLabel]bool{{}: true}
+		if c := f.gw.Catalog(); c != nil {
+			for _, d := range c.Domains {
+				for _, t := range d.Tools {
+					tools[toolLabel{d.Name, t.LocalName}] = true
+				}
+			}
+		}
+		return tools
+	}
+	return nil
 }
 
 func (o metricsObserver) Searched(s gateway.SearchRecord) {
