@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -26,6 +27,19 @@ import (
 // finding says where in an item the check found instruction-like text:
 // "description", "title", "input schema: properties.path.description", ...
 type finding = string
+
+// maxListedFindings bounds the findings a notice names: an upstream
+// chooses how many texts it poisons, and every notice is logged.
+const maxListedFindings = 10
+
+// listFindings names findings for a notice: the first maxListedFindings,
+// and how many more there are.
+func listFindings(findings []finding) string {
+	if len(findings) <= maxListedFindings {
+		return strings.Join(findings, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(findings[:maxListedFindings], ", "), len(findings)-maxListedFindings)
+}
 
 // nameText is a name read as text: its separators as spaces.
 func nameText(name string) string {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -244,7 +243,7 @@ func (g *Gateway) vetUpstream(s *setup, cfg *UpstreamConfig, st UpstreamStatus, 
 				outcome = "the tool is left out (description_check strip; a name cannot be stripped)"
 			}
 			add(true, fmt.Sprintf("tool %s: upstream text reads like instructions to the model (tool poisoning?) in %s; %s; override a description with a `tool` block if it is fine",
-				name, strings.Join(findings, ", "), outcome))
+				name, listFindings(findings), outcome))
 		}
 		if c.def == nil {
 			continue // strip: a name was the offence
@@ -305,7 +304,7 @@ func vetItems[T any](cache, old *vetCache, items []*T, kind, upstream string, ch
 				outcome = "it is left out (description_check strip; a name cannot be stripped)"
 			}
 			add(true, fmt.Sprintf("%s %s: upstream text reads like instructions to the model (tool poisoning?) in %s; %s",
-				kind, quotedName(name(it)), strings.Join(f.findings, ", "), outcome))
+				kind, quotedName(name(it)), listFindings(f.findings), outcome))
 		}
 		if f.item != nil {
 			out = append(out, f.item.(*T))
