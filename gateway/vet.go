@@ -262,6 +262,9 @@ func (g *Gateway) vetUpstream(s *setup, cfg *UpstreamConfig, st UpstreamStatus, 
 	g.pins.forget(cfg.Name, seen, 2*max(limit, DefaultMaxToolsPerUpstream))
 
 	// The other lists and texts.
+	st.Resources = withPrintableNames(st.Resources, "resource", resourceNames, add)
+	st.ResourceTemplates = withPrintableNames(st.ResourceTemplates, "resource template", templateNames, add)
+	st.Prompts = withPrintableNames(st.Prompts, "prompt", promptNames, add)
 	checked := st
 	checked.Resources = vetItems(cache, old, st.Resources, "resource", cfg.Name, func(r *mcp.Resource) (*mcp.Resource, []finding) { return checkResource(r, cache.mode) }, func(r *mcp.Resource) string { return r.Name }, add)
 	checked.ResourceTemplates = vetItems(cache, old, st.ResourceTemplates, "resource template", cfg.Name, func(t *mcp.ResourceTemplate) (*mcp.ResourceTemplate, []finding) {
