@@ -2,6 +2,8 @@ package gateway
 
 import (
 	"context"
+	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -138,4 +140,51 @@ func TestPerClientSessionsAreBounded(t *testing.T) {
 	}
 	second.Close()
 	third.Close()
+}
+
+// userHeader is a RoundTripper that sends every request as user.
+type userHeader struct{ user string }
+
+func (u userHeader) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("X-User", u.user)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestPerClientSessionsKeepToTheirCallersShare: one caller with many
+// sessions holds at most half (rounded up) of a per_client upstream's
+// MaxClientSessions; another caller still gets a session of its own.
+func TestPerClientSessionsKeepToTheirCallersShare(t *testing.T) {
+	up := httpUpstream("own", serveHTTP(t, echoServer()).URL)
+	up.Session, up.MaxClientSessions = SessionPerClient, 4
+	tg := startGateway(t, Config{Upstreams: []*UpstreamConfig{up}})
+	ts := serveEdge(t, tg, EdgeOptions{Identify: func(r *http.Request) (Caller, error) {
+		return Caller{User: r.Header.Get("X-User")}, nil
+	}})
+	call := func(user string) string {
+		transport := &mcp.StreamableClientTransport{Endpoint: ts.URL, HTTPClient: &http.Client{Transport: userHeader{user}}}
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: user}, nil).Connect(context.Background(), transport, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cs.Close() })
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: ExecuteToolName, Arguments: map[string]any{"tool_name": "own.echo"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.IsError {
+			return text(res)
+		}
+		return "ok"
+	}
+	var outcomes []string
+	for range 3 {
+		outcomes = append(outcomes, call("mallory"))
+	}
+	if outcomes[0] != "ok" || outcomes[1] != "ok" || !strings.Contains(outcomes[2], "busy for you") {
+		t.Errorf("mallory's three sessions' calls: %q; want two ok, then busy for her (her share of max_client_sessions 4)", outcomes)
+	}
+	if got := call("alice"); got != "ok" {
+		t.Errorf("alice, after mallory took her share: %s", got)
+	}
 }
