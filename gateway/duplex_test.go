@@ -153,13 +153,21 @@ func TestDiscoveryDeclaresRootsOnlyWithRelayRoots(t *testing.T) {
 // rootedClient is a go-sdk client whose root is file:///, the whole host,
 // and the count of the roots/list requests it is asked.
 func rootedClient() (*mcp.Client, *atomic.Int32) {
+	return clientWithRoot("with-roots", "file:///", 0)
+}
+
+// clientWithRoot is a go-sdk client named name whose one root is uri, that
+// answers roots/list after answerAfter, and the count of the roots/list
+// requests it is asked.
+func clientWithRoot(name, uri string, answerAfter time.Duration) (*mcp.Client, *atomic.Int32) {
 	var asked atomic.Int32
-	c := mcp.NewClient(&mcp.Implementation{Name: "with-roots"}, nil)
-	c.AddRoots(&mcp.Root{URI: "file:///"})
+	c := mcp.NewClient(&mcp.Implementation{Name: name}, nil)
+	c.AddRoots(&mcp.Root{URI: uri})
 	c.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			if method == "roots/list" {
 				asked.Add(1)
+				time.Sleep(answerAfter)
 			}
 			return next(ctx, method, req)
 		}
@@ -217,18 +225,8 @@ func TestRootsAskedAtSessionStartOutliveTheFirstCall(t *testing.T) {
 			up.RelayRoots = true
 			tg := startGateway(t, Config{Upstreams: []*UpstreamConfig{up}})
 			ts := serveEdge(t, tg, EdgeOptions{})
-			var asked atomic.Int32
-			c := mcp.NewClient(&mcp.Implementation{Name: "slow-roots"}, nil)
-			c.AddRoots(&mcp.Root{URI: "file:///home/client"})
-			c.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
-				return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-					if method == "roots/list" {
-						asked.Add(1)
-						time.Sleep(600 * time.Millisecond) // answer after the first call has ended
-					}
-					return next(ctx, method, req)
-				}
-			})
+			// The client answers after the first call has ended.
+			c, asked := clientWithRoot("slow-roots", "file:///home/client", 600*time.Millisecond)
 			cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: ts.URL, DisableStandaloneSSE: !standalone},
 				&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 			if err != nil {
