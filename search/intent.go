@@ -185,7 +185,7 @@ var changingWords = wordSet(`create add delete remove update set write edit
 	combine terminate cancel abort restart reload refresh pause resume submit
 	deploy fork clone encrypt decrypt compress subscribe unsubscribe
 	register download choose pick reply respond forward invite notify link
-	unlink attach detach connect disconnect`)
+	unlink attach detach connect disconnect upsert configure`)
 
 // askingWords, first in a request, make it a question or ask to be shown
 // something, or found ("find the orders tagged wholesale", "search my

@@ -70,6 +70,8 @@ func TestToolIntent(t *testing.T) {
 		{"get_book", "", intentRead},
 		{"list_new_items", "", intentRead},
 		{"create_or_get_user", "", intentChange},
+		{"upsert_account_balance_history", "Create or update balance history entries.", intentChange},
+		{"configure_gemini_token", "", intentChange},
 		{"force_terminate", "Force terminate a running terminal session.", intentChange},
 		{"calculate_route", "", intentRead},
 		{"detect_language", "", intentRead},
@@ -254,4 +256,30 @@ func TestDescriptionVerb(t *testing.T) {
 			t.Errorf("descriptionVerb(%q) = %q, want %q", description, got, want)
 		}
 	}
+}
+
+// A question about a setup asks for the tool that reports it, not for one
+// that configures it or one named for another kind of setup.
+func TestQuestionAboutASetupFindsTheToolThatReportsIt(t *testing.T) {
+	docs := []Document{
+		{Name: "practice_setup", Description: "Get a recommended practice configuration for a song: speed, mode and voice.", Domain: "music"},
+		{Name: "practice_status", Description: "Check progress on the current practice loop.", Domain: "music"},
+		{Name: "tune_guitar", Description: "Tune the guitar voice: strings, tension and body.", Domain: "music"},
+		{Name: "import_midi", Description: "Import a MIDI file as a song.", Domain: "music"},
+		{Name: "list_voices", Description: "List the instrument voices and their settings.", Domain: "music"},
+		{Name: "score_take", Description: "Score a recorded take against the song.", Domain: "music"},
+		{Name: "get_configuration_status", Description: "Check if the Gemini API token is configured.", Domain: "images"},
+		{Name: "configure_gemini_token", Description: "Configure your Gemini API token for image generation.", Params: "token Your Gemini API token", ParamNames: "token", Domain: "images"},
+	}
+	wantFirst(t, NewIndex(docs), docs, "Is my Gemini API key set up yet?", 6)
+}
+
+// A request to show a history ranks the tool that gets it above the one
+// that upserts it.
+func TestShowingRanksGettingAboveUpserting(t *testing.T) {
+	docs := []Document{
+		{Name: "upsert_account_balance_history", Description: "Create or update monthly balance history entries for a single account.", Params: "account_id The account balances monthly entries", ParamNames: "account_id balances"},
+		{Name: "get_account_balance_history", Description: "Get monthly balance history for a single account.", Params: "account_id The account", ParamNames: "account_id"},
+	}
+	wantFirst(t, NewIndex(docs), docs, "Show monthly balance history for my savings account this year.", 1)
 }
