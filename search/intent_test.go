@@ -226,6 +226,8 @@ func TestStepsIntent(t *testing.T) {
 		"Delete the draft, then remove the old sitemap":                           intentChange,
 		"Read the sheet, then plot it":                                            intentUnknown,
 		"What's in the sheet, then plot it":                                       intentUnknown,
+		// A step that is a question asks, whatever its first word.
+		"Any notes left on document 774? Show me all of them.": intentRead,
 	} {
 		steps := splitSteps(text)
 		if len(steps) < 2 {

@@ -86,7 +86,13 @@ func splitOutsideQuotes(text string) []string {
 			}
 		}
 		if !inside {
-			parts = append(parts, text[start:sep[0]])
+			part := text[start:sep[0]]
+			if text[sep[0]] == '?' {
+				// A question keeps its mark: "Any notes on
+				// document 774? Show them all" asks twice.
+				part += "?"
+			}
+			parts = append(parts, part)
 			start = sep[1]
 		}
 	}

@@ -580,6 +580,8 @@ func TestSplitSteps(t *testing.T) {
 		"Get the full SQL for usp_GetOrders, then update the stock table":           {"Get the full SQL for usp_GetOrders", "update the stock table"},
 		// The verb of an idiom names no step.
 		"Delete spam tickets 3301, 3302 and 3307 in one go.": nil,
+		// A question keeps its mark.
+		"Any notes on document 774? Show me all of them.": {"Any notes on document 774?", "Show me all of them."},
 		"": nil,
 	} {
 		if got := splitSteps(in); strings.Join(got, "|") != strings.Join(want, "|") {
