@@ -237,6 +237,9 @@ func TestValueKinds(t *testing.T) {
 		"every sale since 2020":                              "history historical",
 		"the last 10 commits, the next 3 days":               "",
 		"between 10 and 20kg, or between 2 and 5%":           "",
+		"Look up the account for jane.doe@acme.com":          "email",
+		"Add lee@acme.com to group 45":                       "email",
+		"a user@host, an @mention, ann@acme.com.au's list":   "email",
 		"": "",
 	} {
 		if got := valueKinds(in); got != want {
@@ -916,4 +919,13 @@ func TestNamesMatchNoTypo(t *testing.T) {
 			}
 		}
 	}
+}
+
+// An email address asks for a tool that takes one.
+func TestAnEmailAddressFindsTheToolThatTakesOne(t *testing.T) {
+	docs := []Document{
+		{Name: "add_group_members_by_username", Description: "Add group members using their usernames.", Params: "usernames Usernames to add", ParamNames: "usernames"},
+		{Name: "add_group_members_by_email", Description: "Add group members using their addresses.", Params: "emails Addresses of existing accounts", ParamNames: "emails"},
+	}
+	wantFirst(t, NewIndex(docs), docs, "Add lee@acme.com and omar@acme.com to forum group 45.", 1)
 }

@@ -18,12 +18,16 @@ import (
 // and 100") is one of integers, or of decimals when a bound has a decimal
 // point ("between 2.5 and 7.5"). A stretch of the past ("over the last two
 // years", "since 2020") asks for history: tools that give a series over
-// time say "historical" or "history". The values' own words stay in the query,
+// time say "historical" or "history". An email address ("lee@acme.com")
+// is an email, as tools that take one call it. The values' own words stay in the query,
 // but for the numbers of a range (see withoutNumberRanges).
 func valueKinds(text string) string {
 	var out []string
 	if pastSpan.MatchString(text) {
 		out = append(out, "history historical")
+	}
+	if emailAddress.MatchString(text) {
+		out = append(out, "email")
 	}
 	if !strings.ContainsAny(text, "0123456789") {
 		return strings.Join(out, " ")
@@ -63,6 +67,8 @@ func valueKinds(text string) string {
 }
 
 var (
+	// emailAddress matches an email address: "lee@acme.com".
+	emailAddress = regexp.MustCompile(`[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b`)
 	// pastSpan matches a stretch of the past: "over the last two
 	// years", "the past 8 quarters", "since 2020", "from 2019 to 2024".
 	pastSpan = regexp.MustCompile(`(?i)\b(?:(?:last|past|previous)\s+(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|few|several)\s+(?:days?|weeks?|months?|years?|quarters?|decades?)|since\s+(?:19|20)\d\d|from\s+(?:19|20)\d\d\s+(?:to|through|until|till|-)\s+(?:19|20)\d\d)\b`)
