@@ -32,6 +32,8 @@ func TestRequestIntent(t *testing.T) {
 		"Search my notes for the Q3 plan":          intentRead,
 		"Find and replace 'foo' in notes.txt":      intentChange,
 		"Pull my seller orders from the past week": intentRead,
+		"Pull up knowledge base article 4021":      intentRead,
+		"Set up a webhook for new orders":          intentChange,
 		"grab the error logs":                      intentRead,
 		// "have" asks what its object is to do, or asks a question.
 		"Have our booking assistant call +1 212 555 0187": intentUnknown,
@@ -284,4 +286,16 @@ func TestShowingRanksGettingAboveUpserting(t *testing.T) {
 		{Name: "get_account_balance_history", Description: "Get monthly balance history for a single account.", Params: "account_id The account", ParamNames: "account_id"},
 	}
 	wantFirst(t, NewIndex(docs), docs, "Show monthly balance history for my savings account this year.", 1)
+}
+
+// Setting up a new thing creates it: "set up a new warehouse location"
+// asks for the tool that creates one, not for those that update or get
+// one.
+func TestSettingUpANewThingCreatesIt(t *testing.T) {
+	docs := []Document{
+		{Name: "update_inventory_location", Description: "Update an inventory location", Params: "key The location key address The address", ParamNames: "key address"},
+		{Name: "create_inventory_location", Description: "Create an inventory location", Params: "key The location key address The address", ParamNames: "key address"},
+		{Name: "get_inventory_location", Description: "Get an inventory location", Params: "key The location key", ParamNames: "key"},
+	}
+	wantFirst(t, NewIndex(docs), docs, "Set up a new warehouse location NJ-EDISON at 100 Main St, Edison NJ.", 1)
 }
