@@ -652,6 +652,8 @@ func TestIdioms(t *testing.T) {
 		"are they different":                         "are they different",
 		"Pull up story 42 right now":                 "show open get story 42 current",
 		"Set up a new hook, then set up the rest":    "create new setup hook then configure setup the rest",
+		"Sign me out, then log in as Ann":            "logout then login as ann",
+		"Who has access to the plan?":                "who access permissions the plan",
 		"Tell me more about the 'hero' template":     "details info the hero template",
 		"Start a brand-new blank deck":               "create new start blank deck",
 		"Is there a date picker? Anything for maps?": "search date picker anything for maps",
@@ -929,4 +931,18 @@ func TestAnEmailAddressFindsTheToolThatTakesOne(t *testing.T) {
 		{Name: "add_group_members_by_email", Description: "Add group members using their addresses.", Params: "emails Addresses of existing accounts", ParamNames: "emails"},
 	}
 	wantFirst(t, NewIndex(docs), docs, "Add lee@acme.com and omar@acme.com to forum group 45.", 1)
+}
+
+// Signing out asks for the tool that logs out, not for those about the
+// account it names.
+func TestSigningOutFindsLogout(t *testing.T) {
+	docs := []Document{
+		{Name: "select-account", Description: "Select a Microsoft account to use.", Params: "accountId The account", ParamNames: "accountId"},
+		{Name: "remove-account", Description: "Remove a Microsoft account from the cache.", Params: "accountId The account", ParamNames: "accountId"},
+		{Name: "login", Description: "Authenticate with Microsoft using the device code flow."},
+		{Name: "logout", Description: "Log out from Microsoft and clear the token cache."},
+	}
+	ix := NewIndex(docs)
+	wantFirst(t, ix, docs, "Sign me out of my Microsoft account, please.", 3)
+	wantFirst(t, ix, docs, "Sign me in to my Microsoft 365 account, please.", 2)
 }
