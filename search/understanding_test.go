@@ -653,7 +653,6 @@ func TestIdioms(t *testing.T) {
 		"Pull up story 42 right now":                 "show open get story 42 current",
 		"Set up a new hook, then set up the rest":    "create new setup hook then configure setup the rest",
 		"Sign me out, then log in as Ann":            "logout then login as ann",
-		"Who has access to the plan?":                "who access permissions the plan",
 		"Tell me more about the 'hero' template":     "details info the hero template",
 		"Start a brand-new blank deck":               "create new start blank deck",
 		"Is there a date picker? Anything for maps?": "search date picker anything for maps",
