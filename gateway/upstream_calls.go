@@ -85,11 +85,9 @@ func (u *Upstream) withSession(ctx context.Context, f func(context.Context, *mcp
 	// timeout; then the upstream gets the whole timeout to answer, so a
 	// call that timed out is one the upstream itself did not answer in
 	// time, never one that waited its time away (see recordCall).
-	waitCtx, cancelWait := context.WithTimeout(ctx, timeout)
-	defer cancelWait()
-	select {
-	case <-u.started:
-	case <-waitCtx.Done():
+	wait := newWaitBound(ctx, timeout)
+	defer wait.release()
+	if !wait.await(u.started) {
 		return &UnavailableError{State: StateConnecting, Reason: errors.New("still connecting")}
 	}
 	u.mu.Lock()
@@ -99,11 +97,13 @@ func (u *Upstream) withSession(ctx context.Context, f func(context.Context, *mcp
 		u.RetrySoon()
 		return &UnavailableError{State: status.State, Reason: status.LastError}
 	}
-	release, err := u.slots.acquire(waitCtx)
-	if err != nil {
-		return err
+	if u.slots != nil {
+		release, err := u.slots.acquire(wait.context())
+		if err != nil {
+			return err
+		}
+		defer release()
 	}
-	defer release()
 	callCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	for attempt := 1; ; attempt++ {
