@@ -26,44 +26,64 @@ const streamEndGrace = 2 * time.Second
 // still be unread. Cut off there, net/http would drop the connection and
 // the next call would dial again. Cancellation of a call still reaches
 // the upstream, as the protocol says, with notifications/cancelled.
-func detachedRequest(req *http.Request) (*http.Request, func(*http.Response) *http.Response) {
+func detachedRequest(req *http.Request) (*http.Request, *detachedLifetime) {
 	ctx, cancel := context.WithCancel(context.WithoutCancel(req.Context()))
-	var (
-		mu       sync.Mutex
-		answered bool // the response's headers have arrived
-		timer    *time.Timer
-	)
-	stopAfter := context.AfterFunc(req.Context(), func() {
-		mu.Lock()
-		defer mu.Unlock()
-		if !answered {
-			cancel()
-			return
-		}
-		timer = time.AfterFunc(streamEndGrace, cancel)
-	})
-	release := func() {
-		if !stopAfter() {
-			mu.Lock()
-			if timer != nil {
-				timer.Stop()
-			}
-			mu.Unlock()
-		}
-		cancel()
+	l := &detachedLifetime{cancel: cancel}
+	l.stopAfter = context.AfterFunc(req.Context(), l.callerEnded)
+	return req.WithContext(ctx), l
+}
+
+// detachedLifetime is the lifetime detachedRequest gives a request: it
+// ends when the request's context would have (before the response's
+// headers), or streamEndGrace after (once they have arrived), or when the
+// response body has been read to the end or closed, whichever is first.
+type detachedLifetime struct {
+	cancel    context.CancelFunc // ends the detached request
+	stopAfter func() bool        // stops callerEnded from running
+	mu        sync.Mutex
+	answered  bool // the response's headers have arrived
+	timer     *time.Timer
+	body      releasingBody // the response's body, once there is one
+}
+
+// callerEnded runs when the request's original context ends.
+func (l *detachedLifetime) callerEnded() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.answered {
+		l.cancel()
+		return
 	}
-	wrap := func(resp *http.Response) *http.Response {
-		mu.Lock()
-		answered = true
-		mu.Unlock()
-		if resp == nil || resp.Body == nil {
-			release()
-			return resp
-		}
-		resp.Body = &releasingBody{ReadCloser: resp.Body, release: release}
+	l.timer = time.AfterFunc(streamEndGrace, l.cancel)
+}
+
+// responded notes that the round trip has returned resp (nil on failure)
+// and ties the rest of the lifetime to resp's body: it returns resp with
+// a body that ends the lifetime once read to the end or closed, or ends
+// the lifetime at once when there is no body.
+func (l *detachedLifetime) responded(resp *http.Response) *http.Response {
+	l.mu.Lock()
+	l.answered = true
+	l.mu.Unlock()
+	if resp == nil || resp.Body == nil {
+		l.release()
 		return resp
 	}
-	return req.WithContext(ctx), wrap
+	l.body.ReadCloser, l.body.lifetime = resp.Body, l
+	resp.Body = &l.body
+	return resp
+}
+
+// release ends the lifetime now.
+func (l *detachedLifetime) release() {
+	if !l.stopAfter() {
+		l.mu.Lock()
+		if l.timer != nil {
+			l.timer.Stop()
+		}
+		l.mu.Unlock()
+	}
+	l.cancel()
 }
 
 // releasingBody releases its request's lifetime once read to the end or
@@ -72,20 +92,20 @@ func detachedRequest(req *http.Request) (*http.Request, func(*http.Response) *ht
 // it.
 type releasingBody struct {
 	io.ReadCloser
-	once    sync.Once
-	release func()
+	once     sync.Once
+	lifetime *detachedLifetime
 }
 
 func (b *releasingBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
 	if err != nil {
-		b.once.Do(b.release)
+		b.once.Do(b.lifetime.release)
 	}
 	return n, err
 }
 
 func (b *releasingBody) Close() error {
 	err := b.ReadCloser.Close()
-	b.once.Do(b.release)
+	b.once.Do(b.lifetime.release)
 	return err
 }

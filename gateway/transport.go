@@ -213,14 +213,16 @@ func (t *upstreamRoundTripper) RoundTrip(req *http.Request) (*http.Response, err
 		}
 	}
 	req = addCallHeaders(req)
-	keep := func(resp *http.Response) *http.Response { return resp }
 	// A POST carries one message and its answer; subscriptions/listen's
 	// stream lasts as long as the session and ends with it.
+	var lifetime *detachedLifetime
 	if req.Method == http.MethodPost && req.Header.Get(headerMethod) != "subscriptions/listen" {
-		req, keep = detachedRequest(req)
+		req, lifetime = detachedRequest(req)
 	}
 	resp, err := t.base.RoundTrip(req)
-	resp = keep(resp)
+	if lifetime != nil {
+		resp = lifetime.responded(resp)
+	}
 	if err != nil {
 		return resp, err
 	}
