@@ -24,55 +24,78 @@ type argSpec struct {
 	required bool
 }
 
-// decodedArgs holds a meta-tool's arguments after decodeArgs: strings are
-// trimmed, objects kept raw, lists of strings split.
+// decodedArgs holds a meta-tool's arguments after decodeArgs, by their
+// specs' order: strings are trimmed, objects kept raw, lists of strings
+// split. An argument that was absent (or null) reads as the zero value.
 type decodedArgs struct {
-	strings map[string]string
-	objects map[string]json.RawMessage
-	lists   map[string][]string
+	specs  []argSpec
+	values []argValue // values[i] is specs[i]'s
 }
 
-func (a *decodedArgs) str(name string) string             { return a.strings[name] }
-func (a *decodedArgs) object(name string) json.RawMessage { return a.objects[name] }
-func (a *decodedArgs) list(name string) []string          { return a.lists[name] }
+// argValue is one decoded argument, in the field its spec's kind uses.
+type argValue struct {
+	str    string
+	object json.RawMessage
+	list   []string
+}
+
+func (a *decodedArgs) str(name string) string             { return a.value(name).str }
+func (a *decodedArgs) object(name string) json.RawMessage { return a.value(name).object }
+func (a *decodedArgs) list(name string) []string          { return a.value(name).list }
+
+// value is the argument name's value; the zero value for a name no spec has.
+func (a *decodedArgs) value(name string) argValue {
+	if i := specIndex(a.specs, name); i >= 0 {
+		return a.values[i]
+	}
+	return argValue{}
+}
+
+// specIndex is the position of the spec of the argument name, or -1.
+func specIndex(specs []argSpec, name string) int {
+	for i := range specs {
+		if specs[i].name == name {
+			return i
+		}
+	}
+	return -1
+}
 
 // decodeArgs checks a meta-tool's raw arguments against its specs and says
 // exactly what is wrong, in words a model can act on: not an object, an
 // unknown argument (with the valid names), a wrong type, a missing
 // required argument. null counts as absent.
-func decodeArgs(tool string, raw json.RawMessage, specs []argSpec) (*decodedArgs, error) {
-	out := &decodedArgs{strings: map[string]string{}, objects: map[string]json.RawMessage{}, lists: map[string][]string{}}
+func decodeArgs(tool string, raw json.RawMessage, specs []argSpec) (decodedArgs, error) {
+	out := decodedArgs{specs: specs, values: make([]argValue, len(specs))}
 	raw = bytes.TrimSpace(raw)
-	fields := map[string]json.RawMessage{}
+	var fields map[string]json.RawMessage
 	if len(raw) > 0 && !bytes.Equal(raw, []byte("null")) {
 		if raw[0] != '{' {
-			return nil, fmt.Errorf("%s takes a JSON object of arguments, got %s", tool, jsonKind(raw))
+			return decodedArgs{}, fmt.Errorf("%s takes a JSON object of arguments, got %s", tool, jsonKind(raw))
 		}
 		if err := json.Unmarshal(raw, &fields); err != nil {
-			return nil, fmt.Errorf("%s: arguments are not valid JSON: %v", tool, err)
+			return decodedArgs{}, fmt.Errorf("%s: arguments are not valid JSON: %v", tool, err)
 		}
-	}
-	known := make(map[string]argSpec, len(specs))
-	names := make([]string, len(specs))
-	for i, s := range specs {
-		known[s.name] = s
-		names[i] = s.name
 	}
 	var unknown []string
 	for name := range fields {
-		if _, ok := known[name]; !ok {
+		if specIndex(specs, name) < 0 {
 			unknown = append(unknown, name)
 		}
 	}
 	if len(unknown) > 0 {
+		names := make([]string, len(specs))
+		for i, s := range specs {
+			names[i] = s.name
+		}
 		sort.Strings(unknown)
-		return nil, fmt.Errorf("%s has no argument %s; its arguments are %s", tool, orList(unknownWithSuggestions(unknown, names)), strings.Join(names, ", "))
+		return decodedArgs{}, fmt.Errorf("%s has no argument %s; its arguments are %s", tool, orList(unknownWithSuggestions(unknown, names)), strings.Join(names, ", "))
 	}
-	for _, s := range specs {
+	for i, s := range specs {
 		v, ok := fields[s.name]
 		if !ok || bytes.Equal(v, []byte("null")) {
 			if s.required {
-				return nil, fmt.Errorf("%s needs '%s'", tool, s.name)
+				return decodedArgs{}, fmt.Errorf("%s needs '%s'", tool, s.name)
 			}
 			continue
 		}
@@ -80,33 +103,33 @@ func decodeArgs(tool string, raw json.RawMessage, specs []argSpec) (*decodedArgs
 		case argString:
 			var str string
 			if err := json.Unmarshal(v, &str); err != nil {
-				return nil, fmt.Errorf("%s: '%s' must be a string, got %s", tool, s.name, jsonKind(v))
+				return decodedArgs{}, fmt.Errorf("%s: '%s' must be a string, got %s", tool, s.name, jsonKind(v))
 			}
-			out.strings[s.name] = strings.TrimSpace(str)
+			out.values[i].str = strings.TrimSpace(str)
 		case argObject:
 			if v[0] != '{' {
-				return nil, fmt.Errorf("%s: '%s' must be a JSON object, got %s", tool, s.name, jsonKind(v))
+				return decodedArgs{}, fmt.Errorf("%s: '%s' must be a JSON object, got %s", tool, s.name, jsonKind(v))
 			}
-			out.objects[s.name] = v
+			out.values[i].object = v
 		case argStringOrList:
 			var str string
 			if err := json.Unmarshal(v, &str); err == nil {
-				out.lists[s.name] = []string{strings.TrimSpace(str)}
+				out.values[i].list = []string{strings.TrimSpace(str)}
 				continue
 			}
 			var list []string
 			if err := json.Unmarshal(v, &list); err != nil {
-				return nil, fmt.Errorf("%s: '%s' must be a string or a list of strings, got %s", tool, s.name, jsonKind(v))
+				return decodedArgs{}, fmt.Errorf("%s: '%s' must be a string or a list of strings, got %s", tool, s.name, jsonKind(v))
 			}
-			for i := range list {
-				list[i] = strings.TrimSpace(list[i])
+			for j := range list {
+				list[j] = strings.TrimSpace(list[j])
 			}
-			out.lists[s.name] = list
+			out.values[i].list = list
 		}
 	}
-	for _, s := range specs {
-		if s.required && s.kind == argString && out.strings[s.name] == "" {
-			return nil, fmt.Errorf("%s needs a non-empty '%s'", tool, s.name)
+	for i, s := range specs {
+		if s.required && s.kind == argString && out.values[i].str == "" {
+			return decodedArgs{}, fmt.Errorf("%s needs a non-empty '%s'", tool, s.name)
 		}
 	}
 	return out, nil
