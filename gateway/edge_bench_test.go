@@ -44,9 +44,28 @@ func BenchmarkEdgeCall(b *testing.B) {
 	}
 }
 
+// BenchmarkEdgeCallForwardingHeaders is BenchmarkEdgeCall's execute_tool
+// call, by a client of 2025-11-25, to an upstream that forwards a client
+// header (User-Agent, which the client sends): each call then carries
+// headers of its own to the upstream.
+//
+//	go test -run '^$' -bench EdgeCallForwardingHeaders -benchmem ./gateway/
+func BenchmarkEdgeCallForwardingHeaders(b *testing.B) {
+	up, conns := countingServer(b, echoServer(), nil)
+	upstream := httpUpstream("echo", up.URL)
+	upstream.ForwardHeaders = []string{"User-Agent"}
+	edge := benchEdgeOf(b, Config{Mode: ModeMeta, Upstreams: []*UpstreamConfig{upstream}})
+	params := &mcp.CallToolParams{Name: ExecuteToolName, Arguments: map[string]any{"tool_name": "echo.echo", "arguments": map[string]any{"message": "hello"}}}
+	benchCalls(b, edge.URL, "2025-11-25", params, conns)
+}
+
 // benchEdge serves a gateway in mode in front of the upstream at url.
 func benchEdge(b *testing.B, url, mode string) *httptest.Server {
-	cfg := Config{Mode: mode, Upstreams: []*UpstreamConfig{httpUpstream("echo", url)}}
+	return benchEdgeOf(b, Config{Mode: mode, Upstreams: []*UpstreamConfig{httpUpstream("echo", url)}})
+}
+
+// benchEdgeOf serves a gateway of cfg, whose one upstream is HTTP.
+func benchEdgeOf(b *testing.B, cfg Config) *httptest.Server {
 	up := NewUpstream(cfg.Upstreams[0].Connection, UpstreamOptions{Discovery: true})
 	g, err := New(cfg, []*Upstream{up}, Options{})
 	if err != nil {
