@@ -74,7 +74,11 @@ func (u *Upstream) withSession(ctx context.Context, f func(context.Context, *mcp
 	// A failed call's error reaches logs and the caller: never with the
 	// connection's secrets, nor the values of the headers the call adds
 	// (see redactor).
-	defer func() { err = u.redact.forCall(ctx).err(err) }()
+	defer func() {
+		if err != nil {
+			err = u.redact.forCall(ctx).err(err)
+		}
+	}()
 	u.inflight.Add(1)
 	defer u.inflight.Add(-1)
 	timeout := u.conn.CallTimeout()
