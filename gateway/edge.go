@@ -242,7 +242,7 @@ func checkHost(r *http.Request, allowedHosts []string) string {
 		return ""
 	}
 	if local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && local != nil {
-		if isLoopback(local.String()) && !isLoopback(r.Host) {
+		if isLoopbackAddr(local) && !isLoopback(r.Host) {
 			return fmt.Sprintf("Forbidden: invalid Host header %q", r.Host)
 		}
 	}
@@ -279,6 +279,17 @@ func isLoopback(addr string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// isLoopbackAddr is isLoopback(a.String()), without formatting a TCP
+// address to parse it again.
+func isLoopbackAddr(a net.Addr) bool {
+	if tcp, ok := a.(*net.TCPAddr); ok {
+		// String writes a zone after the address, which isLoopback's
+		// parse does not accept.
+		return tcp.Zone == "" && tcp.IP.IsLoopback()
+	}
+	return isLoopback(a.String())
 }
 
 // sessionRecorder settles a session reservation with the session ID the
