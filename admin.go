@@ -118,7 +118,11 @@ func acceptToolChanges(w http.ResponseWriter, r *http.Request, gatewayName, kind
 	}
 	switch {
 	case errors.Is(err, gateway.ErrNoToolChange):
-		return caddy.APIError{HTTPStatus: http.StatusNotFound, Err: fmt.Errorf("gateway %q has no changed tool %s %q; GET /mcp_gateway/tool_changes?gateway=%s lists them", f.name, strings.TrimSuffix(kind, "s"), name, f.name)}
+		what := fmt.Sprintf("tool %q", name)
+		if kind == "upstreams" {
+			what = fmt.Sprintf("tool of upstream %q", name)
+		}
+		return caddy.APIError{HTTPStatus: http.StatusNotFound, Err: fmt.Errorf("gateway %q has no changed %s; GET /mcp_gateway/tool_changes?gateway=%s lists them", f.name, what, f.name)}
 	case err != nil:
 		return caddy.APIError{HTTPStatus: http.StatusConflict, Err: err}
 	}

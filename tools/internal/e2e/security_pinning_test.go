@@ -133,7 +133,7 @@ func TestSecurityToolChangeHold(t *testing.T) {
 	if code, body := adminPost(t, caddy.AdminPort, "/mcp_gateway/held/tools/calc.add/accept?hash=0123"); code != http.StatusConflict {
 		t.Errorf("accept with another hash: %d %s", code, body)
 	}
-	if code, body := adminPost(t, caddy.AdminPort, "/mcp_gateway/held/tools/calc.nope/accept"); code != http.StatusNotFound {
+	if code, body := adminPost(t, caddy.AdminPort, "/mcp_gateway/held/tools/calc.nope/accept"); code != http.StatusNotFound || !strings.Contains(body, `has no changed tool \"calc.nope\"`) {
 		t.Errorf("accept of a tool with no change: %d %s", code, body)
 	}
 	if code, body := adminPost(t, caddy.AdminPort, "/mcp_gateway/held/tools/calc.add/accept?hash="+change.Hash); code != http.StatusOK || !strings.Contains(body, change.Hash) {
