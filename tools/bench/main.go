@@ -82,10 +82,32 @@ func main() {
 	if cfg.sessions, err = ints(*sessions); err != nil {
 		log.Fatalf("-sessions: %v", err)
 	}
-	cfg.command = "go run ./bench " + strings.Join(os.Args[1:], " ")
+	cfg.command = "go run ./bench " + strings.Join(relativeArgs(os.Args[1:]), " ")
 	if _, err := run(cfg, func(s string) { log.Print(s) }); err != nil {
 		log.Fatal(err)
 	}
+}
+
+// relativeArgs are args with each absolute path below the working
+// directory's parent (the repository, run from tools/) written relative to
+// the working directory, as the report's command line shows them: a
+// report says how to make it again on any checkout, not where one was.
+func relativeArgs(args []string) []string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return args
+	}
+	root := filepath.Dir(wd)
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = a
+		if filepath.IsAbs(a) && strings.HasPrefix(a, root+string(filepath.Separator)) {
+			if rel, err := filepath.Rel(wd, a); err == nil {
+				out[i] = rel
+			}
+		}
+	}
+	return out
 }
 
 // config is what a run measures and where it writes.
