@@ -120,7 +120,10 @@ type Upstream struct {
 	refresh chan struct{} // a list_changed arrived
 	// subscribers counts the clients subscribed on the shared session.
 	subscribers subscriberCounts
-	broken      chan brokenSession // a call found the connection failed
+	// subscribed are the URIs the session is subscribed to, which each
+	// new session is subscribed to again.
+	subscribed subscribedURIs
+	broken     chan brokenSession // a call found the connection failed
 	// degraded gets the session the breaker opened on, so the run loop
 	// probes it.
 	degraded chan *mcp.ClientSession
@@ -461,6 +464,7 @@ func (u *Upstream) serveOnce() (connected bool, err error) {
 	if err != nil {
 		return false, err
 	}
+	u.resubscribe(session)
 	u.mu.Lock()
 	u.session = session
 	u.mu.Unlock()

@@ -280,18 +280,29 @@ func (u *Upstream) Complete(ctx context.Context, params *mcp.CompleteParams) (*m
 	return res, err
 }
 
-// Subscribe subscribes to a resource's updates on the upstream.
+// Subscribe subscribes to a resource's updates on the upstream. The
+// subscription lasts until Unsubscribe: a new session (the upstream
+// restarted, or forgot the session) is subscribed again (see
+// resubscribe).
 func (u *Upstream) Subscribe(ctx context.Context, uri string) error {
-	return u.withSession(ctx, func(ctx context.Context, s *mcp.ClientSession) error {
+	err := u.withSession(ctx, func(ctx context.Context, s *mcp.ClientSession) error {
 		return s.Subscribe(ctx, &mcp.SubscribeParams{URI: uri})
 	})
+	if err == nil {
+		u.subscribed.set(uri, true)
+	}
+	return err
 }
 
 // Unsubscribe ends a subscription.
 func (u *Upstream) Unsubscribe(ctx context.Context, uri string) error {
-	return u.withSession(ctx, func(ctx context.Context, s *mcp.ClientSession) error {
+	err := u.withSession(ctx, func(ctx context.Context, s *mcp.ClientSession) error {
 		return s.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: uri})
 	})
+	if err == nil {
+		u.subscribed.set(uri, false)
+	}
+	return err
 }
 
 // SetLoggingLevel sets the level of log messages the upstream sends.

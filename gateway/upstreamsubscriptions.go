@@ -2,7 +2,12 @@ package gateway
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.uber.org/zap"
 )
 
 // subscriberCounts are the clients subscribed to each URI on an upstream's
@@ -43,4 +48,51 @@ func (u *Upstream) CountSubscriber(ctx context.Context, uri string, delta int) e
 	}
 	c.n[uri] = after
 	return nil
+}
+
+// subscribedURIs are the URIs an upstream connection is subscribed to
+// (Subscribe, not yet Unsubscribe), whichever session they were
+// subscribed on.
+type subscribedURIs struct {
+	mu   sync.Mutex
+	uris map[string]bool
+}
+
+func (s *subscribedURIs) set(uri string, subscribed bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !subscribed {
+		delete(s.uris, uri)
+		return
+	}
+	if s.uris == nil {
+		s.uris = map[string]bool{}
+	}
+	s.uris[uri] = true
+}
+
+func (s *subscribedURIs) list() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Sorted(maps.Keys(s.uris))
+}
+
+// resubscribe subscribes a new session, before any call uses it, to the
+// URIs the connection is subscribed to: an upstream that restarted, or
+// forgot the session, forgot its subscriptions with it, and the clients
+// subscribed through the connection would hear of no update again. A URI
+// the new session refuses is logged and stays on the list, for the next
+// session.
+func (u *Upstream) resubscribe(session *mcp.ClientSession) {
+	uris := u.subscribed.list()
+	if len(uris) == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(u.ctx, u.conn.CallTimeout())
+	defer cancel()
+	for _, uri := range uris {
+		if err := session.Subscribe(ctx, &mcp.SubscribeParams{URI: uri}); err != nil {
+			u.logger.Warn("subscribing the new upstream session to a resource clients are subscribed to", zap.String("uri", uri), errField(err))
+		}
+	}
 }
