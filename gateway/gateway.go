@@ -175,7 +175,10 @@ func New(cfg Config, upstreams []*Upstream, opts Options) (*Gateway, error) {
 // client sessions carry on under the new configuration (under the access
 // rule at the same position), and new sessions get the new instructions.
 // A client's own upstream session for an upstream whose connection
-// changed, or that is gone, is closed.
+// changed, or that is gone, is closed. Subscriptions through a shared
+// upstream session follow a domain to its new connection, and end where
+// the domain is gone or the rule now hides the resource (see
+// keepSubscriptions).
 func (g *Gateway) Update(cfg Config, upstreams []*Upstream, opts Options) error {
 	if err := cfg.Validate(); err != nil {
 		return err
@@ -250,6 +253,9 @@ func (g *Gateway) Update(cfg Config, upstreams []*Upstream, opts Options) error 
 	g.viewsMu.Unlock()
 	g.rebuildCatalog()
 	go g.watchStartup(s)
+	if old != nil {
+		go g.keepSubscriptions()
+	}
 	return nil
 }
 

@@ -89,3 +89,99 @@ func TestSubscriptionsOutliveAnUpstreamRestart(t *testing.T) {
 		t.Error("a client still subscribed to live://status heard of no update after its upstream restarted")
 	}
 }
+
+// TestSubscriptionsMoveToTheReloadedUpstream: a reload changes a
+// domain's connection (a rotated token, say), so the domain gets a new
+// upstream connection and the old one is closed. A client subscribed
+// through the old connection stays subscribed through the new one: the
+// new one is subscribed, the old one unsubscribed, and the client hears
+// of updates.
+func TestSubscriptionsMoveToTheReloadedUpstream(t *testing.T) {
+	live, ts := newRestartableLive(t)
+	before := httpUpstream("live", ts.URL)
+	before.Headers = http.Header{"Authorization": {"Bearer old"}}
+	cfg := Config{Mode: ModePassthrough, Upstreams: []*UpstreamConfig{before}}
+	tg := startGateway(t, cfg)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cs, updates := updatesClient(t, tg, 0)
+	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "live://status"}); err != nil {
+		t.Fatal(err)
+	}
+	old := tg.Catalog().Domain("live").upstream
+
+	after := httpUpstream("live", ts.URL)
+	after.Headers = http.Header{"Authorization": {"Bearer new"}}
+	next := NewUpstream(after.Connection, UpstreamOptions{Discovery: true})
+	t.Cleanup(func() { next.Close() })
+	if err := tg.Update(Config{Mode: ModePassthrough, Upstreams: []*UpstreamConfig{after}}, []*Upstream{next}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the reloaded catalog", func() bool {
+		d := tg.Catalog().Domain("live")
+		return d != nil && d.upstream == next && d.State == StateReady
+	})
+	waitFor(t, "the subscription moved to the new connection", func() bool {
+		return next.subscribers.count("live://status") == 1 && old.subscribers.count("live://status") == 0
+	})
+	if n := live.subscribed.Load(); n != 1 {
+		t.Errorf("the upstream holds %d subscriptions to live://status after the reload, want 1 (the new connection's)", n)
+	}
+	old.Close() // as the pool does once no config uses it
+	live.update(t)
+	if !gotUpdate(updates, "live://status", 5*time.Second) {
+		t.Error("a client subscribed to live://status heard of no update after a reload changed its upstream's connection")
+	}
+	if err := cs.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: "live://status"}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the upstream's subscription released", func() bool { return live.subscribed.Load() == 0 })
+}
+
+// TestReloadHidingASubscribedResourceUnsubscribesTheUpstream: a reload
+// hides a resource clients are subscribed to. Nobody may hear of it any
+// more, so the shared upstream session is unsubscribed from it, and the
+// clients' subscriptions are over: their leaving later changes nothing,
+// and one that subscribes again once a later reload shows the resource
+// again is subscribed afresh.
+func TestReloadHidingASubscribedResourceUnsubscribesTheUpstream(t *testing.T) {
+	live, ts := newRestartableLive(t)
+	cfg := Config{Mode: ModePassthrough, Upstreams: []*UpstreamConfig{httpUpstream("live", ts.URL)}}
+	shown := Options{Access: []AccessRule{{Allow: []string{"*"}}}}
+	tg := startGatewayWith(t, cfg, shown)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cs, updates := updatesClient(t, tg, 0)
+	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "live://status"}); err != nil {
+		t.Fatal(err)
+	}
+	u := tg.Catalog().Domain("live").upstream
+	ups := []*Upstream{u}
+	if err := tg.Update(cfg, ups, Options{Access: []AccessRule{{Allow: []string{"*"}, Deny: []string{"live.resource:live://status"}}}}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the upstream unsubscribed from the hidden resource", func() bool {
+		return live.subscribed.Load() == 0 && u.subscribers.count("live://status") == 0
+	})
+	_, counts := subscriptionCounts(tg)
+	if n := counts(); n != 0 {
+		t.Errorf("the view still counts subscribers of %d URIs it hides", n)
+	}
+
+	// Shown again: the client's old subscription is over; it subscribes again.
+	if err := tg.Update(cfg, ups, shown); err != nil {
+		t.Fatal(err)
+	}
+	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "live://status"}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the upstream subscribed again", func() bool { return live.subscribed.Load() == 1 })
+	live.update(t)
+	if !gotUpdate(updates, "live://status", 5*time.Second) {
+		t.Error("a client that subscribed again to a resource shown again heard of no update")
+	}
+	cs.Close()
+	waitFor(t, "the upstream's subscription released with the client", func() bool {
+		return live.subscribed.Load() == 0 && u.subscribers.count("live://status") == 0
+	})
+}

@@ -27,6 +27,10 @@ type exposure struct {
 
 	subsMu sync.Mutex
 	subs   map[string]int // shared-session subscriptions: domain + "\x00" + URI -> clients
+	// subsOn is the upstream connection each count in subs is counted on
+	// (Upstream.CountSubscriber), by the same key: the domain's when its
+	// first client came, until a reload moves it (see keepSubscriptions).
+	subsOn map[string]*Upstream
 }
 
 // registrations is what one MCP server has registered, by signature, so
@@ -607,26 +611,36 @@ func (v *view) changeSubscription(ctx context.Context, req mcp.Request, uri stri
 // the view's count routes the upstream's updates (sharedResourceUpdated),
 // the upstream's, which every view and gateway sharing the session adds
 // to, subscribes the session with the first client in and unsubscribes it
-// with the last one out (Upstream.CountSubscriber).
+// with the last one out (Upstream.CountSubscriber). A client is counted
+// out of the connection it was counted on, and not at all if a reload
+// ended the subscription since (keepSubscriptions).
 func (v *view) countSubscriber(ctx context.Context, domain, uri string, delta int) error {
-	d := v.Catalog().Domain(domain)
-	if d == nil || d.upstream == nil {
-		return nil
-	}
 	e := &v.exposed
 	e.subsMu.Lock()
 	defer e.subsMu.Unlock()
-	if err := d.upstream.CountSubscriber(ctx, uri, delta); err != nil {
+	key := domain + "\x00" + uri
+	u := e.subsOn[key]
+	if u == nil {
+		if delta < 0 {
+			return nil
+		}
+		d := v.Catalog().Domain(domain)
+		if d == nil || d.upstream == nil {
+			return nil
+		}
+		u = d.upstream
+	}
+	if err := u.CountSubscriber(ctx, uri, delta); err != nil {
 		return err
 	}
 	if e.subs == nil {
-		e.subs = map[string]int{}
+		e.subs, e.subsOn = map[string]int{}, map[string]*Upstream{}
 	}
-	key := domain + "\x00" + uri
 	if after := max(e.subs[key]+delta, 0); after == 0 {
 		delete(e.subs, key) // a client may subscribe to any URI a template covers
+		delete(e.subsOn, key)
 	} else {
-		e.subs[key] = after
+		e.subs[key], e.subsOn[key] = after, u
 	}
 	return nil
 }

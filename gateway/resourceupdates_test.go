@@ -290,9 +290,8 @@ func TestUnsubscribeUnderOnePolicyKeepsAnothersSubscription(t *testing.T) {
 // TestRevokedResourceStopsUpdating: a client subscribed to a
 // resource its policy showed; a reload changes the policy to hide it (the
 // client can no longer read it, and it reads as one that does not exist).
-// The subscription made under the old rule stays in force: the client
-// still receives the hidden resource's updates, and the shared upstream
-// session stays subscribed to it on the client's behalf.
+// The client no longer receives the hidden resource's updates (see also
+// TestReloadHidingASubscribedResourceUnsubscribesTheUpstream).
 func TestRevokedResourceStopsUpdating(t *testing.T) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "live"}, &mcp.ServerOptions{
 		SubscribeHandler:   func(context.Context, *mcp.SubscribeRequest) error { return nil },

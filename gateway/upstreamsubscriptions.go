@@ -96,3 +96,10 @@ func (u *Upstream) resubscribe(session *mcp.ClientSession) {
 		}
 	}
 }
+
+// count is the number of clients counted subscribed to uri.
+func (c *subscriberCounts) count(uri string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n[uri]
+}
