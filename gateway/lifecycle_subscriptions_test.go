@@ -185,3 +185,39 @@ func TestReloadHidingASubscribedResourceUnsubscribesTheUpstream(t *testing.T) {
 		return live.subscribed.Load() == 0 && u.subscribers.count("live://status") == 0
 	})
 }
+
+// TestUnsubscribingWhileTheUpstreamIsDownLeavesNothingBehind: a client
+// unsubscribes while its upstream is down, so the upstream cannot be told.
+// The client is counted out all the same (and told so): when the upstream comes back,
+// its new session is not subscribed on behalf of nobody, and the counts
+// are forgotten.
+func TestUnsubscribingWhileTheUpstreamIsDownLeavesNothingBehind(t *testing.T) {
+	live, ts := newRestartableLive(t)
+	tg := startGateway(t, Config{Mode: ModePassthrough, Upstreams: []*UpstreamConfig{httpUpstream("live", ts.URL)}})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cs := connectView(t, tg, 0, "2025-11-25")
+	defer cs.Close()
+	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "live://status"}); err != nil {
+		t.Fatal(err)
+	}
+	u := tg.Catalog().Domain("live").upstream
+	connects := u.connects.Load()
+	live.sh.set(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		http.Error(w, "down for maintenance", http.StatusServiceUnavailable)
+	}))
+	if err := cs.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: "live://status"}); err != nil {
+		t.Errorf("unsubscribing while the upstream is down: %v; the client is unsubscribed all the same", err)
+	}
+	live.restart()
+	waitFor(t, "the upstream back", func() bool {
+		return u.connects.Load() > connects && u.Status().State == StateReady
+	})
+	if n := live.subscribed.Load(); n != 0 {
+		t.Errorf("the upstream's new session was subscribed %d times to live://status, to which no client is subscribed", n)
+	}
+	_, counts := subscriptionCounts(tg)
+	if n, on := counts(), u.subscribers.count("live://status"); n != 0 || on != 0 {
+		t.Errorf("after the only client unsubscribed, the view counts subscribers of %d URIs and the connection %d subscribers of live://status", n, on)
+	}
+}

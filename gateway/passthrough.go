@@ -613,7 +613,8 @@ func (v *view) changeSubscription(ctx context.Context, req mcp.Request, uri stri
 // to, subscribes the session with the first client in and unsubscribes it
 // with the last one out (Upstream.CountSubscriber). A client is counted
 // out of the connection it was counted on, and not at all if a reload
-// ended the subscription since (keepSubscriptions).
+// ended the subscription since (keepSubscriptions); counting out always
+// succeeds: an upstream that cannot be told (it is down) is logged.
 func (v *view) countSubscriber(ctx context.Context, domain, uri string, delta int) error {
 	e := &v.exposed
 	e.subsMu.Lock()
@@ -631,7 +632,10 @@ func (v *view) countSubscriber(ctx context.Context, domain, uri string, delta in
 		u = d.upstream
 	}
 	if err := u.CountSubscriber(ctx, uri, delta); err != nil {
-		return err
+		if delta > 0 {
+			return err
+		}
+		v.g.logger.Warn("unsubscribing the upstream from a resource no client of it is subscribed to any more", zap.String("upstream", domain), zap.String("uri", uri), errField(err))
 	}
 	if e.subs == nil {
 		e.subs, e.subsOn = map[string]int{}, map[string]*Upstream{}

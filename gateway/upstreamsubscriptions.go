@@ -21,33 +21,36 @@ type subscriberCounts struct {
 // CountSubscriber counts a client in (delta > 0) or out of the
 // subscribers to uri on the upstream's session, which subscribes with the
 // first client in and unsubscribes with the last one out. A failed
-// subscribe or unsubscribe counts nothing.
+// subscribe counts nothing. A client is counted out even when the
+// unsubscribe fails (the upstream is down, say), and the error returned:
+// the connection is then no longer subscribed as far as the gateway is
+// concerned, and its next session is not subscribed to uri (see
+// resubscribe).
 func (u *Upstream) CountSubscriber(ctx context.Context, uri string, delta int) error {
 	c := &u.subscribers
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	before := c.n[uri]
 	after := max(before+delta, 0)
+	var err error
 	if (before > 0) != (after > 0) {
-		var err error
 		if delta > 0 {
-			err = u.Subscribe(ctx, uri)
-		} else {
-			err = u.Unsubscribe(ctx, uri)
-		}
-		if err != nil {
-			return err
+			if err = u.Subscribe(ctx, uri); err != nil {
+				return err
+			}
+		} else if err = u.Unsubscribe(ctx, uri); err != nil {
+			u.subscribed.set(uri, false)
 		}
 	}
 	if after == 0 {
 		delete(c.n, uri)
-		return nil
+		return err
 	}
 	if c.n == nil {
 		c.n = map[string]int{}
 	}
 	c.n[uri] = after
-	return nil
+	return err
 }
 
 // subscribedURIs are the URIs an upstream connection is subscribed to
