@@ -108,7 +108,8 @@ func (h *Handler) attach(ctx caddy.Context, cfg gateway.Config, ups []*gateway.U
 }
 
 // useEdge makes sure f serves HTTP with h's options, replacing the edge
-// (and so the sessions it knows) only if they changed.
+// (and so the sessions it knows, which end: see gateway.Edge.Retire) only
+// if they changed.
 func (h *Handler) useEdge(f *frontend) error {
 	timeout := DefaultSessionTimeout
 	if h.SessionTimeout > 0 {
@@ -138,7 +139,9 @@ func (h *Handler) useEdge(f *frontend) error {
 	if err != nil {
 		return err
 	}
-	f.http.Store(&edgeFrontend{options: options, edge: edge})
+	if replaced := f.http.Swap(&edgeFrontend{options: options, edge: edge}); replaced != nil {
+		replaced.edge.Retire() // its sessions end: their clients start new ones
+	}
 	return nil
 }
 

@@ -61,6 +61,7 @@ const DefaultMaxRequestBody = 4 << 20
 // on a header did so on the truth.
 type Edge struct {
 	g         *Gateway
+	retiring  edgeRetirement
 	settings  atomic.Pointer[edgeSettings]
 	sessioned *mcp.StreamableHTTPHandler // earlier revisions, with sessions
 	stateless *mcp.StreamableHTTPHandler // 2026-07-28 and later; earlier ones too with Stateless
@@ -181,7 +182,7 @@ const methodListen = "subscriptions/listen"
 // MaxSessionsPerIdentity while open, so that clients of the stateless
 // revision are bound as those with sessions are.
 func (e *Edge) serveListen(w http.ResponseWriter, r *http.Request, m message, caller Caller, opts *edgeSettings) {
-	settle, err := e.g.sessions.reserve(caller.SessionOwner(), opts.MaxSessions, opts.MaxSessionsPerIdentity)
+	settle, err := e.g.sessions.reserve(caller.SessionOwner(), opts.MaxSessions, opts.MaxSessionsPerIdentity, nil)
 	if err != nil {
 		e.g.logger.Warn("listen stream refused: " + err.Error())
 		writeJSONRPCError(w, http.StatusServiceUnavailable, m.id, -32000, err.Error())
@@ -203,6 +204,11 @@ func (e *Edge) serveSessioned(w http.ResponseWriter, r *http.Request, caller Cal
 			http.Error(w, "session not found", http.StatusNotFound)
 			return
 		}
+		if r.Method == http.MethodGet {
+			e.sessioned.ServeHTTP(w, r) // the session's stream: open as long as the session
+			return
+		}
+		defer e.enterSession(id)()
 		if r.Method != http.MethodDelete {
 			e.sessioned.ServeHTTP(w, r)
 			return
@@ -220,7 +226,7 @@ func (e *Edge) serveSessioned(w http.ResponseWriter, r *http.Request, caller Cal
 		e.sessioned.ServeHTTP(w, r)
 		return
 	}
-	settle, err := e.g.sessions.reserve(identity, opts.MaxSessions, opts.MaxSessionsPerIdentity)
+	settle, err := e.g.sessions.reserve(identity, opts.MaxSessions, opts.MaxSessionsPerIdentity, e)
 	if err != nil {
 		e.g.logger.Warn("client session refused: " + err.Error())
 		writeJSONRPCError(w, http.StatusServiceUnavailable, nil, -32000, err.Error())
@@ -229,6 +235,9 @@ func (e *Edge) serveSessioned(w http.ResponseWriter, r *http.Request, caller Cal
 	rec := &sessionRecorder{ResponseWriter: w, settle: settle}
 	defer rec.settleOnce("")
 	e.sessioned.ServeHTTP(rec, r)
+	if id := rec.Header().Get(headerSessionID); id != "" && e.retiring.retired() {
+		e.g.closeSessions(id) // made as the edge was retired: no one can reach it
+	}
 }
 
 // checkHost applies AllowedHosts, or without them the protection against

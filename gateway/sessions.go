@@ -19,6 +19,7 @@ type sessionTable struct {
 	byID       map[string]string // session ID -> identity
 	byIdentity map[string]int    // identity -> sessions open or reserved
 	reserved   int               // places reserved by requests being served
+	edgeOf     map[string]*Edge  // session ID -> the edge that created it
 	stop       chan struct{}
 }
 
@@ -42,14 +43,15 @@ func (e errSessionLimit) Error() string {
 // reserve takes a place for a session identity may open, within max
 // sessions in all and maxPerIdentity for one identity (0: no limit). The
 // returned function ends the reservation: with the ID of the session the
-// request created, it binds that session to identity; with "", it frees
-// the place.
-func (t *sessionTable) reserve(identity string, max, maxPerIdentity int) (settle func(id string), err error) {
+// request created, it binds that session to identity (and to the edge
+// that created it, if any); with "", it frees the place.
+func (t *sessionTable) reserve(identity string, max, maxPerIdentity int, edge *Edge) (settle func(id string), err error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.byID == nil {
 		t.byID = make(map[string]string)
 		t.byIdentity = make(map[string]int)
+		t.edgeOf = make(map[string]*Edge)
 	}
 	if max > 0 && len(t.byID)+t.reserved >= max {
 		return nil, errSessionLimit{limit: max}
@@ -70,6 +72,9 @@ func (t *sessionTable) reserve(identity string, max, maxPerIdentity int) (settle
 				return
 			}
 			t.byID[id] = identity
+			if edge != nil {
+				t.edgeOf[id] = edge
+			}
 		})
 	}, nil
 }
@@ -87,8 +92,29 @@ func (t *sessionTable) drop(id string) {
 	defer t.mu.Unlock()
 	if identity, ok := t.byID[id]; ok {
 		delete(t.byID, id)
+		delete(t.edgeOf, id)
 		t.release(identity)
 	}
+}
+
+// madeByEdge reports whether edge created session id.
+func (t *sessionTable) madeByEdge(id string, edge *Edge) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.edgeOf[id] == edge
+}
+
+// madeBy lists the sessions open that edge created.
+func (t *sessionTable) madeBy(edge *Edge) []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var ids []string
+	for id, e := range t.edgeOf {
+		if e == edge {
+			ids = append(ids, id)
+		}
+	}
+	return ids
 }
 
 // owner returns the identity a session was bound to.
@@ -141,6 +167,7 @@ func (t *sessionTable) start(g *Gateway) {
 			for id, identity := range t.byID {
 				if !alive[id] {
 					delete(t.byID, id)
+					delete(t.edgeOf, id)
 					t.release(identity)
 				}
 			}
