@@ -188,9 +188,9 @@ func TestReloadHidingASubscribedResourceUnsubscribesTheUpstream(t *testing.T) {
 
 // TestUnsubscribingWhileTheUpstreamIsDownLeavesNothingBehind: a client
 // unsubscribes while its upstream is down, so the upstream cannot be told.
-// The client is counted out all the same (and told so): when the upstream comes back,
-// its new session is not subscribed on behalf of nobody, and the counts
-// are forgotten.
+// The client is counted out all the same (and told it is unsubscribed):
+// when the upstream comes back, its new session is not subscribed on
+// behalf of nobody, and the counts are forgotten.
 func TestUnsubscribingWhileTheUpstreamIsDownLeavesNothingBehind(t *testing.T) {
 	live, ts := newRestartableLive(t)
 	tg := startGateway(t, Config{Mode: ModePassthrough, Upstreams: []*UpstreamConfig{httpUpstream("live", ts.URL)}})
