@@ -635,7 +635,7 @@ func (v *view) countSubscriber(ctx context.Context, domain, uri string, delta in
 		if delta > 0 {
 			return err
 		}
-		v.g.logger.Warn("unsubscribing the upstream from a resource no client of it is subscribed to any more", zap.String("upstream", domain), zap.String("uri", uri), errField(err))
+		v.g.logger.Warn("unsubscribing the upstream from a resource no client of it is subscribed to any more", zap.String("upstream", domain), errField(err))
 	}
 	if e.subs == nil {
 		e.subs, e.subsOn = map[string]int{}, map[string]*Upstream{}

@@ -47,17 +47,17 @@ func (v *view) keepSubscriptions(s *setup, full *Catalog) (ended []sharedSubscri
 		switch {
 		case s.byName[domain] == nil || d == nil || v.hidesAfterReload(domain, uri, d):
 			if err := on.CountSubscriber(ctx, uri, -n); err != nil {
-				v.g.logger.Warn("unsubscribing the upstream from a resource a reload hid or removed", zap.String("upstream", domain), zap.String("uri", uri), errField(err))
+				v.g.logger.Warn("unsubscribing the upstream from a resource a reload hid or removed", zap.String("upstream", domain), errField(err))
 			}
 			delete(e.subs, key)
 			delete(e.subsOn, key)
 			ended = append(ended, sharedSubscription{view: v, domain: domain, uri: uri})
 		case d.upstream != nil && d.upstream != on:
 			if err := on.CountSubscriber(ctx, uri, -n); err != nil {
-				v.g.logger.Warn("unsubscribing the upstream's old connection from a resource", zap.String("upstream", domain), zap.String("uri", uri), errField(err))
+				v.g.logger.Warn("unsubscribing the upstream's old connection from a resource", zap.String("upstream", domain), errField(err))
 			}
 			if err := d.upstream.CountSubscriber(ctx, uri, n); err != nil {
-				v.g.logger.Warn("subscribing the upstream's new connection to a resource clients are subscribed to", zap.String("upstream", domain), zap.String("uri", uri), errField(err))
+				v.g.logger.Warn("subscribing the upstream's new connection to a resource clients are subscribed to", zap.String("upstream", domain), errField(err))
 			}
 			e.subsOn[key] = d.upstream
 		}

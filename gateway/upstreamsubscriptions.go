@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"go.uber.org/zap"
 )
 
 // subscriberCounts are the clients subscribed to each URI on an upstream's
@@ -95,7 +94,7 @@ func (u *Upstream) resubscribe(session *mcp.ClientSession) {
 	defer cancel()
 	for _, uri := range uris {
 		if err := session.Subscribe(ctx, &mcp.SubscribeParams{URI: uri}); err != nil {
-			u.logger.Warn("subscribing the new upstream session to a resource clients are subscribed to", zap.String("uri", uri), errField(err))
+			u.logger.Warn("subscribing the new upstream session to a resource clients are subscribed to", errField(err))
 		}
 	}
 }
