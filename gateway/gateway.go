@@ -175,7 +175,9 @@ func New(cfg Config, upstreams []*Upstream, opts Options) (*Gateway, error) {
 // client sessions carry on under the new configuration (under the access
 // rule at the same position), and new sessions get the new instructions.
 // A client's own upstream session for an upstream whose connection
-// changed, or that is gone, is closed. Subscriptions through a shared
+// changed, or that is gone, is closed; a call held for a stateless
+// caller's answers whose domain is gone, or whose tool the caller's rule
+// now hides, ends (see endHeldCallsOutOfReach). Subscriptions through a shared
 // upstream session follow a domain to its new connection, and end where
 // the domain is gone or the rule now hides the resource (see
 // keepSubscriptions).
@@ -238,6 +240,7 @@ func (g *Gateway) Update(cfg Config, upstreams []*Upstream, opts Options) error 
 			f()
 		}
 		g.closeStaleClientUpstreams(s)
+		g.endHeldCallsOutOfReach(s)
 	}
 	g.viewsMu.Lock()
 	for i, r := range s.rules {

@@ -203,3 +203,17 @@ func wantError(t *testing.T, about string, err error, want string) {
 		t.Errorf("%serror = %v, want one containing %q", about, err, want)
 	}
 }
+
+// heldCount is how many calls the gateway holds for their callers.
+func (g *Gateway) heldCount() int {
+	g.held.mu.Lock()
+	defer g.held.mu.Unlock()
+	return len(g.held.byID)
+}
+
+// open is how many upstream sessions clients have of their own on domain.
+func (c *clientSessions) open(domain string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.perUp[domain]
+}

@@ -35,9 +35,14 @@ const heldGrace = time.Minute
 type heldCall struct {
 	id       string
 	upstream *Upstream
-	asked    chan *question // questions the upstream asked, not yet handed out
-	done     chan heldOutcome
-	cancel   context.CancelFunc
+	// caller, domain and tool (its catalog and upstream names) say whose
+	// call it is and of what, so that a reload can tell whether the caller
+	// may still resume it (see resumable).
+	caller                    Caller
+	domain, local, upstreamAs string
+	asked                     chan *question // questions the upstream asked, not yet handed out
+	done                      chan heldOutcome
+	cancel                    context.CancelFunc
 	// ended is closed when the call is over: it ended, or was cancelled
 	// (its caller cannot answer, or the gateway is closing). A question
 	// still waiting then gets no answer.
@@ -122,12 +127,16 @@ func (g *Gateway) startHeldCall(ctx context.Context, x *inputExchange, t *Tool, 
 	}
 	callCtx, cancel := context.WithCancel(context.Background())
 	c := &heldCall{
-		id:      rand.Text(),
-		asked:   make(chan *question, 16),
-		done:    make(chan heldOutcome, 1),
-		cancel:  cancel,
-		ended:   callCtx.Done(),
-		waiting: make(map[string]*question),
+		id:         rand.Text(),
+		caller:     x.caller,
+		domain:     t.Domain.Name,
+		local:      t.LocalName,
+		upstreamAs: t.UpstreamName,
+		asked:      make(chan *question, 16),
+		done:       make(chan heldOutcome, 1),
+		cancel:     cancel,
+		ended:      callCtx.Done(),
+		waiting:    make(map[string]*question),
 	}
 	c.upstream = NewUpstream(cfg.Connection, UpstreamOptions{
 		Logger: g.logger.With(zap.String("upstream", t.Domain.Name), zap.String("held_call", c.id)),
@@ -148,7 +157,48 @@ func (g *Gateway) startHeldCall(ctx context.Context, x *inputExchange, t *Tool, 
 		time.AfterFunc(heldGrace, func() { g.held.remove(c.id) })
 	}()
 	g.held.add(c)
+	// A reload between reading the config and holding the call may have
+	// put it out of its caller's reach already.
+	g.endHeldCallsOutOfReach(g.current())
 	return g.nextRound(ctx, x, c)
+}
+
+// endHeldCallsOutOfReach ends the held calls whose callers s no longer
+// lets resume them: their domain is gone or no longer per_client, or the
+// tool is hidden from the caller's access rule. Their callers' retries
+// are refused (as for any tool they may not use), so nobody would answer
+// their questions: rather than hold the upstream's request, the call's
+// upstream session and its place among max_client_sessions until the
+// call's timeout, each ends now, its upstream's waiting questions
+// answered with an error. A held call whose domain's connection changed
+// (a rotated token) goes on, as calls in flight do across a reload.
+func (g *Gateway) endHeldCallsOutOfReach(s *setup) {
+	g.held.mu.Lock()
+	var out []*heldCall
+	for _, c := range g.held.byID {
+		if !c.resumable(s) {
+			out = append(out, c)
+		}
+	}
+	g.held.mu.Unlock()
+	for _, c := range out {
+		g.logger.Info("a reload ended a call held for its caller's answers: the caller may no longer call the tool",
+			zap.String("upstream", c.domain), zap.String("tool", QualifiedName(c.domain, c.local)))
+		c.cancel()
+		g.held.remove(c.id)
+	}
+}
+
+// resumable reports whether s lets the held call's caller resume it.
+func (c *heldCall) resumable(s *setup) bool {
+	cfg := s.byName[c.domain]
+	if cfg == nil || cfg.Session != SessionPerClient || !cfg.visible(c.upstreamAs) {
+		return false
+	}
+	if c.caller.Policy < 0 || c.caller.Policy >= len(s.rules) {
+		return false
+	}
+	return s.rules[c.caller.Policy].allowsAny(QualifiedName(c.domain, c.local), QualifiedName(c.domain, c.upstreamAs))
 }
 
 // resumeHeldCall delivers the caller's answers to the questions of held
