@@ -121,7 +121,14 @@ func (g *Gateway) callError(ctx context.Context, t *Tool, err error) *mcp.CallTo
 		return errorResult(ErrTimeout, fmt.Sprintf("The call to '%s' was cancelled.", t.Name))
 	case errors.Is(err, context.DeadlineExceeded):
 		g.logger.Warn("upstream call timed out", zap.String("tool", t.Name), errField(err))
-		return errorResult(ErrTimeout, fmt.Sprintf("Tool '%s' did not answer within %s. It may still be running upstream; retry later or try another tool.", t.Name, g.current().byName[t.Domain.Name].ToolTimeout(t.UpstreamName)))
+		// The timeout the call was made with: a reload since may have
+		// changed the configured one.
+		after := g.current().byName[t.Domain.Name].ToolTimeout(t.UpstreamName)
+		var timedOut *TimeoutError
+		if errors.As(err, &timedOut) {
+			after = timedOut.After
+		}
+		return errorResult(ErrTimeout, fmt.Sprintf("Tool '%s' did not answer within %s. It may still be running upstream; retry later or try another tool.", t.Name, after))
 	case undecodable(err):
 		g.logger.Warn("upstream answer could not be read", zap.String("tool", t.Name), errField(err))
 		return errorResult(ErrUpstream, undecodableMessage(t, err))

@@ -33,6 +33,18 @@ func (e *UnavailableError) Error() string {
 
 func (e *UnavailableError) Unwrap() error { return e.Reason }
 
+// TimeoutError is returned for a call the upstream did not answer within
+// the timeout it was made with (the upstream's, or the one WithCallTimeout
+// set), which After says: a reload may have changed the configured one
+// since. It unwraps to the call's error, context.DeadlineExceeded.
+type TimeoutError struct {
+	After time.Duration
+	Err   error
+}
+
+func (e *TimeoutError) Error() string { return e.Err.Error() }
+func (e *TimeoutError) Unwrap() error { return e.Err }
+
 // BusyError is returned for a call that found no free slot, within its
 // timeout, among an upstream's MaxConcurrentCalls, or among its caller's
 // share of them (PerIdentity); or, with ClientSessions, no place among its
@@ -119,6 +131,9 @@ func (u *Upstream) withSession(ctx context.Context, f func(context.Context, *mcp
 		timedOut := errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil
 		u.recordCall(session, err, timedOut)
 		if err == nil || !isTransportFailure(err) {
+			if timedOut {
+				return &TimeoutError{After: timeout, Err: err}
+			}
 			return err
 		}
 		u.reportBroken(session, err)
