@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/zap"
 )
@@ -60,7 +61,22 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, t *Too
 		}
 		params.Meta["progressToken"] = req.Params.GetProgressToken()
 	}
+	rounds := 0
 	res, err := follow(ctx, x, req.Params.InputResponses, round.Upstream, func(answers mcp.InputResponseMap, state string) (*mcp.CallToolResult, error) {
+		if rounds++; rounds > 1 {
+			// The gateway asked the caller and retries with its answers:
+			// a reload meanwhile may have replaced the domain's connection
+			// (closing the old one, idle between rounds) or put the tool
+			// out of the caller's reach. The retry goes as the caller's
+			// own would: through the connection in force, if the caller
+			// may still call the tool.
+			next, untrack, err := g.retryUpstream(ctx, req, t)
+			if err != nil {
+				return nil, err
+			}
+			defer untrack()
+			u = next
+		}
 		p := *params
 		p.InputResponses, p.RequestState = answers, state
 		return u.CallTool(ctx, &p, onProgress)
@@ -72,6 +88,25 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, t *Too
 		g.logger.Warn("tool result over max_result_size cut short", zap.String("tool", t.Name), zap.Any("original_bytes", res.Meta[TruncatedMetaKey]))
 	}
 	return res, err
+}
+
+// retryUpstream is the upstream session a retry of a call of tool t
+// with its caller's answers goes through (see callTool), and the function
+// that ends tracking the call on it; a refusal if the configuration in
+// force no longer lets the caller call t.
+func (g *Gateway) retryUpstream(ctx context.Context, req *mcp.CallToolRequest, t *Tool) (*Upstream, func(), error) {
+	s, d := g.current(), g.Catalog().Domain(t.Domain.Name)
+	if d == nil || !s.mayCall(g.callerOf(req.GetExtra()), t.Domain.Name, t.LocalName, t.UpstreamName) {
+		return nil, nil, refuse(jsonrpc.CodeInvalidParams, "tool %q is no longer available to this client: the gateway's configuration changed while the client answered its questions", t.Name)
+	}
+	u, relay, err := g.upstreamFor(req, d)
+	if err != nil {
+		return nil, nil, err
+	}
+	if relay != nil {
+		return u, relay.track(ctx), nil
+	}
+	return u, func() {}, nil
 }
 
 // withoutReservedMeta is an upstream result's _meta without the keys the

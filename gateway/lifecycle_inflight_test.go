@@ -180,3 +180,73 @@ func within(d time.Duration, cond func() bool) bool {
 	}
 	return true
 }
+
+// TestReloadBetweenRoundsKeepsTheCall: a client with a session calls a
+// tool of an upstream of the stateless revision, which asks a question
+// (input_required); while the gateway waits for the client's answer, a
+// reload changes the upstream's connection (a rotated token) and the old
+// connection is closed, as the pool closes one no config uses. The
+// gateway's retry with the answer goes through the domain's connection in
+// force (the upstream keeps nothing between rounds but the state it
+// handed out), and the call succeeds. A reload that hid the tool from the
+// client meanwhile refuses the retry.
+func TestReloadBetweenRoundsKeepsTheCall(t *testing.T) {
+	for _, reload := range []string{"new token", "hidden"} {
+		t.Run(reload, func(t *testing.T) { reloadBetweenRounds(t, reload) })
+	}
+}
+
+func reloadBetweenRounds(t *testing.T, reload string) {
+	url := questioningServer(t).URL
+	config := func(token string) Config {
+		u := httpUpstream("q", url)
+		u.Headers = http.Header{"Authorization": {"Bearer " + token}}
+		return Config{Mode: ModePassthrough, Upstreams: []*UpstreamConfig{u}}
+	}
+	tg := startGateway(t, config("old"))
+	old := tg.Catalog().Domain("q").upstream
+	asked, answer := make(chan struct{}), make(chan struct{})
+	cs := connectIn(t, tg.Server(), mcp.NewClient(&mcp.Implementation{Name: "answering"}, &mcp.ClientOptions{
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			close(asked)
+			<-answer
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Grace"}}, nil
+		},
+	}))
+	type outcome struct {
+		res *mcp.CallToolResult
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "q_greet", Arguments: map[string]any{}})
+		done <- outcome{res, err}
+	}()
+	<-asked
+	if reload == "hidden" {
+		if err := tg.Update(config("old"), []*Upstream{old}, Options{Access: []AccessRule{{Deny: []string{"q.greet"}}}}); err != nil {
+			t.Fatal(err)
+		}
+		close(answer)
+		if o := <-done; o.err == nil || !strings.Contains(o.err.Error(), "no longer available") {
+			t.Errorf("a call whose tool a reload hid while its client answered: %v, %v; want it refused", o.res, o.err)
+		}
+		return
+	}
+	cfg := config("new")
+	next := NewUpstream(cfg.Upstreams[0].Connection, UpstreamOptions{Discovery: true})
+	t.Cleanup(func() { next.Close() })
+	if err := tg.Update(cfg, []*Upstream{next}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	old.Close() // as the pool does once no config uses it
+	waitFor(t, "the new connection", func() bool { return next.Status().State == StateReady })
+	close(answer)
+	o := <-done
+	if o.err != nil || text(o.res) != "hello Grace" {
+		b, _ := json.Marshal(o.res)
+		t.Errorf("a call whose client answered across a reload: %s, %v; want hello Grace", b, o.err)
+	}
+}

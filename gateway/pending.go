@@ -192,13 +192,19 @@ func (g *Gateway) endHeldCallsOutOfReach(s *setup) {
 // resumable reports whether s lets the held call's caller resume it.
 func (c *heldCall) resumable(s *setup) bool {
 	cfg := s.byName[c.domain]
-	if cfg == nil || cfg.Session != SessionPerClient || !cfg.visible(c.upstreamAs) {
+	return cfg != nil && cfg.Session == SessionPerClient && s.mayCall(c.caller, c.domain, c.local, c.upstreamAs)
+}
+
+// mayCall reports whether s lets caller call the tool of domain known in
+// the catalog as local and upstream as upstream: the domain is
+// configured, shows the tool, and the caller's access rule allows it (as
+// the catalog of the caller's view is built).
+func (s *setup) mayCall(caller Caller, domain, local, upstream string) bool {
+	cfg := s.byName[domain]
+	if cfg == nil || !cfg.visible(upstream) || caller.Policy < 0 || caller.Policy >= len(s.rules) {
 		return false
 	}
-	if c.caller.Policy < 0 || c.caller.Policy >= len(s.rules) {
-		return false
-	}
-	return s.rules[c.caller.Policy].allowsAny(QualifiedName(c.domain, c.local), QualifiedName(c.domain, c.upstreamAs))
+	return s.rules[caller.Policy].allowsAny(QualifiedName(domain, local), QualifiedName(domain, upstream))
 }
 
 // resumeHeldCall delivers the caller's answers to the questions of held
