@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -248,5 +249,103 @@ func reloadBetweenRounds(t *testing.T, reload string) {
 	if o.err != nil || text(o.res) != "hello Grace" {
 		b, _ := json.Marshal(o.res)
 		t.Errorf("a call whose client answered across a reload: %s, %v; want hello Grace", b, o.err)
+	}
+}
+
+// questioningItemsServer is an upstream of the stateless revision whose
+// prompt ask and resource q://thing ask the client for a name with an
+// input_required result, then answer with it.
+func questioningItemsServer(t *testing.T) *httptest.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "questioning"}, nil)
+	question := mcp.InputRequestMap{"name": &mcp.ElicitParams{Message: "Your name?", RequestedSchema: map[string]any{
+		"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}}}
+	s.AddPrompt(&mcp.Prompt{Name: "ask"}, func(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		if a, ok := req.Params.InputResponses["name"].(*mcp.ElicitResult); ok {
+			return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: "hello " + a.Content["name"].(string)}}}}, nil
+		}
+		return &mcp.GetPromptResult{InputRequests: question, RequestState: "asked"}, nil
+	})
+	s.AddResource(&mcp.Resource{URI: "q://thing", Name: "thing"}, func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		if a, ok := req.Params.InputResponses["name"].(*mcp.ElicitResult); ok {
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, Text: "hello " + a.Content["name"].(string)}}}, nil
+		}
+		return &mcp.ReadResourceResult{InputRequests: question, RequestState: "asked"}, nil
+	})
+	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: true}))
+	t.Cleanup(ts.Close)
+	return ts
+}
+
+// TestReloadBetweenRoundsOfPromptsAndReads: as
+// TestReloadBetweenRoundsKeepsTheCall, for prompts/get and resources/read.
+func TestReloadBetweenRoundsOfPromptsAndReads(t *testing.T) {
+	url := questioningItemsServer(t).URL
+	for _, kind := range []string{"prompt", "resource"} {
+		for _, reload := range []string{"new token", "hidden"} {
+			t.Run(kind+"/"+reload, func(t *testing.T) {
+				config := func(token string) Config {
+					u := httpUpstream("q", url)
+					u.Headers = http.Header{"Authorization": {"Bearer " + token}}
+					return Config{Mode: ModePassthrough, Upstreams: []*UpstreamConfig{u}}
+				}
+				tg := startGateway(t, config("old"))
+				old := tg.Catalog().Domain("q").upstream
+				asked, answer := make(chan struct{}), make(chan struct{})
+				cs := connectIn(t, tg.Server(), mcp.NewClient(&mcp.Implementation{Name: "answering"}, &mcp.ClientOptions{
+					ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+						close(asked)
+						<-answer
+						return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Grace"}}, nil
+					},
+				}))
+				done := make(chan string, 1)
+				go func() {
+					ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+					defer cancel()
+					if kind == "prompt" {
+						res, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "q_ask"})
+						if err != nil {
+							done <- err.Error()
+							return
+						}
+						b, _ := json.Marshal(res)
+						done <- string(b)
+						return
+					}
+					res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "q://thing"})
+					if err != nil {
+						done <- err.Error()
+						return
+					}
+					b, _ := json.Marshal(res)
+					done <- string(b)
+				}()
+				<-asked
+				want := "hello Grace"
+				if reload == "hidden" {
+					deny := "q.prompt:ask"
+					if kind == "resource" {
+						deny = "q.resource:q://thing"
+					}
+					if err := tg.Update(config("old"), []*Upstream{old}, Options{Access: []AccessRule{{Deny: []string{deny}}}}); err != nil {
+						t.Fatal(err)
+					}
+					want = map[string]string{"prompt": "unknown prompt", "resource": "not found"}[kind]
+				} else {
+					cfg := config("new")
+					next := NewUpstream(cfg.Upstreams[0].Connection, UpstreamOptions{Discovery: true})
+					t.Cleanup(func() { next.Close() })
+					if err := tg.Update(cfg, []*Upstream{next}, Options{}); err != nil {
+						t.Fatal(err)
+					}
+					old.Close() // as the pool does once no config uses it
+					waitFor(t, "the new connection", func() bool { return next.Status().State == StateReady })
+				}
+				close(answer)
+				if got := <-done; !strings.Contains(strings.ToLower(got), strings.ToLower(want)) {
+					t.Errorf("a %s whose client answered across a reload (%s): %s; want %q", kind, reload, got, want)
+				}
+			})
+		}
 	}
 }

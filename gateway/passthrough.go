@@ -353,7 +353,18 @@ func (v *view) readResource(ctx context.Context, req *mcp.ReadResourceRequest) (
 		return nil, err
 	}
 	ctx = v.g.callContext(ctx, req.Extra, v.g.current().byName[domain])
+	rounds := 0
 	res, err := follow(ctx, x, req.Params.InputResponses, round.Upstream, func(answers mcp.InputResponseMap, state string) (*mcp.ReadResourceResult, error) {
+		if rounds++; rounds > 1 {
+			// The retry with the caller's answers goes as a new read
+			// would, after any reload meanwhile (see callTool).
+			if d, ok := v.resourceDomain(params.URI); !ok || d != domain {
+				return nil, resourceNotFound(params.URI)
+			}
+			if u, err = v.domainUpstream(req, domain); err != nil {
+				return nil, err
+			}
+		}
 		p := params
 		p.InputResponses, p.RequestState = answers, state
 		return u.ReadResource(ctx, &p)
@@ -431,7 +442,18 @@ func (v *view) passthroughPrompt(name string) mcp.PromptHandler {
 			return nil, err
 		}
 		ctx = v.g.callContext(ctx, req.Extra, v.g.current().byName[route.domain])
+		rounds := 0
 		res, err := follow(ctx, x, req.Params.InputResponses, round.Upstream, func(answers mcp.InputResponseMap, state string) (*mcp.GetPromptResult, error) {
+			if rounds++; rounds > 1 {
+				// The retry with the caller's answers goes as a new request
+				// would, after any reload meanwhile (see callTool).
+				if now, ok := v.exposed.routes.Load().prompts[name]; !ok || now != route {
+					return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown prompt %q", name)}
+				}
+				if u, err = v.domainUpstream(req, route.domain); err != nil {
+					return nil, err
+				}
+			}
 			p := params
 			p.InputResponses, p.RequestState = answers, state
 			return u.GetPrompt(ctx, &p)
