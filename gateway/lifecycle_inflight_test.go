@@ -192,15 +192,18 @@ func within(d time.Duration, cond func() bool) bool {
 // handed out), and the call succeeds. A reload that hid the tool from the
 // client meanwhile refuses the retry.
 func TestReloadBetweenRoundsKeepsTheCall(t *testing.T) {
-	for _, reload := range []string{"new token", "hidden"} {
-		t.Run(reload, func(t *testing.T) { reloadBetweenRounds(t, reload) })
+	for _, session := range []string{SessionShared, SessionPerClient} {
+		for _, reload := range []string{"new token", "hidden"} {
+			t.Run(session+"/"+reload, func(t *testing.T) { reloadBetweenRounds(t, session, reload) })
+		}
 	}
 }
 
-func reloadBetweenRounds(t *testing.T, reload string) {
+func reloadBetweenRounds(t *testing.T, session, reload string) {
 	url := questioningServer(t).URL
 	config := func(token string) Config {
 		u := httpUpstream("q", url)
+		u.Session = session
 		u.Headers = http.Header{"Authorization": {"Bearer " + token}}
 		return Config{Mode: ModePassthrough, Upstreams: []*UpstreamConfig{u}}
 	}
