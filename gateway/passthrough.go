@@ -290,8 +290,9 @@ func validToolSchema(schema any) bool {
 
 // passthroughTool is the handler of an exposed tool: the upstream's tool,
 // called in full duplex, its result returned unchanged. A JSON-RPC error
-// from the upstream stays one; an upstream that cannot be reached is a
-// tool error the model can read.
+// from the upstream stays one; an upstream that cannot be reached, or
+// does not answer within the call's timeout, is a tool error the model
+// can read.
 func (v *view) passthroughTool(name string) mcp.ToolHandler {
 	g := v.g
 	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, _ error) {
@@ -322,6 +323,10 @@ func (v *view) passthroughTool(name string) mcp.ToolHandler {
 		case err != nil && undecodable(err):
 			g.logger.Warn("upstream answer could not be read", zap.String("tool", t.Name), errField(err))
 			return errorResult(ErrUpstream, undecodableMessage(t, err)), nil
+		case err != nil && ctx.Err() == nil && answeredError(err) == nil && errors.Is(err, context.DeadlineExceeded):
+			// The upstream did not answer within the call's timeout: a
+			// tool error that says which, as execute_tool's does.
+			return g.callError(ctx, t, err), nil
 		case err != nil:
 			return nil, upstreamAnswer(err)
 		}
