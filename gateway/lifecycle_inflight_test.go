@@ -209,25 +209,8 @@ func reloadBetweenRounds(t *testing.T, session, reload string) {
 	}
 	tg := startGateway(t, config("old"))
 	old := tg.Catalog().Domain("q").upstream
-	asked, answer := make(chan struct{}), make(chan struct{})
-	cs := connectIn(t, tg.Server(), mcp.NewClient(&mcp.Implementation{Name: "answering"}, &mcp.ClientOptions{
-		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-			close(asked)
-			<-answer
-			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Grace"}}, nil
-		},
-	}))
-	type outcome struct {
-		res *mcp.CallToolResult
-		err error
-	}
-	done := make(chan outcome, 1)
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "q_greet", Arguments: map[string]any{}})
-		done <- outcome{res, err}
-	}()
+	cs, asked, answer := heldAnswerClient(t, tg)
+	done := callInBackground(cs, &mcp.CallToolParams{Name: "q_greet", Arguments: map[string]any{}})
 	<-asked
 	if reload == "hidden" {
 		if err := tg.Update(config("old"), []*Upstream{old}, Options{Access: []AccessRule{{Deny: []string{"q.greet"}}}}); err != nil {
@@ -240,8 +223,7 @@ func reloadBetweenRounds(t *testing.T, session, reload string) {
 		return
 	}
 	cfg := config("new")
-	next := NewUpstream(cfg.Upstreams[0].Connection, UpstreamOptions{Discovery: true})
-	t.Cleanup(func() { next.Close() })
+	next := newConnection(t, cfg)
 	if err := tg.Update(cfg, []*Upstream{next}, Options{}); err != nil {
 		t.Fatal(err)
 	}
@@ -293,14 +275,7 @@ func TestReloadBetweenRoundsOfPromptsAndReads(t *testing.T) {
 				}
 				tg := startGateway(t, config("old"))
 				old := tg.Catalog().Domain("q").upstream
-				asked, answer := make(chan struct{}), make(chan struct{})
-				cs := connectIn(t, tg.Server(), mcp.NewClient(&mcp.Implementation{Name: "answering"}, &mcp.ClientOptions{
-					ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-						close(asked)
-						<-answer
-						return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Grace"}}, nil
-					},
-				}))
+				cs, asked, answer := heldAnswerClient(t, tg)
 				done := make(chan string, 1)
 				go func() {
 					ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -336,8 +311,7 @@ func TestReloadBetweenRoundsOfPromptsAndReads(t *testing.T) {
 					want = map[string]string{"prompt": "unknown prompt", "resource": "not found"}[kind]
 				} else {
 					cfg := config("new")
-					next := NewUpstream(cfg.Upstreams[0].Connection, UpstreamOptions{Discovery: true})
-					t.Cleanup(func() { next.Close() })
+					next := newConnection(t, cfg)
 					if err := tg.Update(cfg, []*Upstream{next}, Options{}); err != nil {
 						t.Fatal(err)
 					}

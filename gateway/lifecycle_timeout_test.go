@@ -42,22 +42,11 @@ func TestReloadLetsALongToolCallFinish(t *testing.T) {
 	tg := startGateway(t, config("old"))
 	old := tg.Catalog().Domain("s").upstream
 
-	type outcome struct {
-		res *mcp.CallToolResult
-		err error
-	}
-	done := make(chan outcome, 1)
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
-		res, err := tg.client.CallTool(ctx, &mcp.CallToolParams{Name: "s_slow"})
-		done <- outcome{res, err}
-	}()
+	done := callInBackground(tg.client, &mcp.CallToolParams{Name: "s_slow"})
 	waitFor(t, "the call in flight", func() bool { return old.inflight.Load() == 1 })
 
 	cfg := config("new")
-	next := NewUpstream(cfg.Upstreams[0].Connection, UpstreamOptions{Discovery: true})
-	t.Cleanup(func() { next.Close() })
+	next := newConnection(t, cfg)
 	if err := tg.Update(cfg, []*Upstream{next}, Options{}); err != nil {
 		t.Fatal(err)
 	}
@@ -98,23 +87,11 @@ func TestReloadKeepsACallsTimeout(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			tg := startGateway(t, c.before)
 			old := tg.Catalog().Domain("s").upstream
-			type outcome struct {
-				res *mcp.CallToolResult
-				err error
-			}
-			done := make(chan outcome, 1)
-			go func() {
-				ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-				defer cancel()
-				res, err := tg.client.CallTool(ctx, &mcp.CallToolParams{Name: ExecuteToolName, Arguments: map[string]any{"tool_name": "s.slow", "arguments": map[string]any{}}})
-				done <- outcome{res, err}
-			}()
+			done := callInBackground(tg.client, &mcp.CallToolParams{Name: ExecuteToolName, Arguments: map[string]any{"tool_name": "s.slow", "arguments": map[string]any{}}})
 			waitFor(t, "the call in flight", func() bool { return old.inflight.Load() == 1 })
 			ups := tg.current().upstreams
 			if c.after.Upstreams[0].Connection.Key() != c.before.Upstreams[0].Connection.Key() {
-				next := NewUpstream(c.after.Upstreams[0].Connection, UpstreamOptions{Discovery: true})
-				t.Cleanup(func() { next.Close() })
-				ups = []*Upstream{next}
+				ups = []*Upstream{newConnection(t, c.after)}
 				defer func() { go old.Close() }()
 			}
 			if err := tg.Update(c.after, ups, Options{}); err != nil {
