@@ -6,9 +6,9 @@ package search
 // knows what it wants to act on, and a listing tool that matches it
 // matches the kind of file, not the request: "pull all the text out of
 // resume.docx" is no request to list Word documents. Nor is a request
-// that names one item by its number ("what's on slide 4", see
-// numberedItems) one to list them. For such requests a listing tool keeps
-// 1-listingPenalty of its score; but for a numbered item, not one that
+// that names one item by its number or code ("what's on slide 4", "show
+// folder 7a1b3c", see codedItems) one to list them. For such requests a listing tool keeps
+// 1-listingPenalty of its score; but for a named item, not one that
 // takes the item as a parameter (list_chapters of a bookId, for "the
 // table of contents of book 57"): it lists what is in the item.
 // How it was chosen: docs/search.md, "The tuned values".
@@ -32,11 +32,11 @@ func (s *listingDocs) analyze(i int, _ *Document, a *docAnalysis) {
 }
 
 func (s *listingDocs) query(r *ranking) signalQuery {
-	switch {
-	case r.read.namesFile:
+	if r.read.namesFile {
 		return &listingQuery{docs: s, names: "a file"}
-	case len(r.numberedItems()) > 0:
-		return &listingQuery{docs: s, names: "an item by its number", items: r.numberedItems()}
+	}
+	if items := codedItems(r.text); len(items) > 0 {
+		return &listingQuery{docs: s, names: "an item by its number or code", items: items}
 	}
 	return nil
 }
@@ -44,7 +44,7 @@ func (s *listingDocs) query(r *ranking) signalQuery {
 type listingQuery struct {
 	docs  *listingDocs
 	names string // what the request names
-	// items are the items the request names by number: a listing tool
+	// items are the items the request names by number or code: a listing tool
 	// that takes one (list_chapters of a book_id, for "book 57") lists
 	// what is in it, and keeps its score.
 	items []string

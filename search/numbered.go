@@ -21,9 +21,18 @@ import (
 // How it was chosen: docs/search.md, "The tuned values".
 const numberedPenalty = 0.4
 
-// numberedRE finds a word followed by a number, with "#", "no.",
-// "number", "ID" or "with ID" between or not.
-var numberedRE = regexp.MustCompile(`\b([a-z]+)\s+(?:(?:with\s+)?(?:the\s+)?(?:id|number|no\.?)\s*:?\s*)?#?\d+\b`)
+// numberedRE finds a word followed by a number or a code with a digit in
+// it, with "#", "no.", "number", "ID" or "with ID" between or not.
+var numberedRE = regexp.MustCompile(`\b([a-z]+)\s+(?:(?:with\s+)?(?:the\s+)?(?:id|number|no\.?)\s*:?\s*)?#?([a-z0-9-]*\d[a-z0-9-]*)\b`)
+
+// itemCode matches a code that names an item as its number does: letters
+// and digits mixed ("7a1b3c", "RE77ab", "ORD-8812", "0xabc12"), four or
+// more characters; unitAfterNumber matches a quantity with its unit
+// ("16px", "5pm", "1080p", "3rd"), which is no code.
+var (
+	itemCode        = regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*$`)
+	unitAfterNumber = regexp.MustCompile(`^\d+[a-z]{1,3}$`)
+)
 
 // countingWords come before a number that counts rather than names: "the
 // top 10 stories", "the last 5 commits", "page 2 of the results".
@@ -32,15 +41,34 @@ var countingWords = wordSet(`top last first next past latest recent previous
 
 // numberedItems are the words of a query that name one item by its
 // number, lower-case as written.
-func numberedItems(text string) []string {
+func numberedItems(text string) []string { return namedItems(text, false) }
+
+// codedItems are the words of a query that name one item by its number
+// or by a code of letters and digits ("campaign folder 7a1b3c", "order
+// ORD-8812"), lower-case as written: a request that names one item is no
+// request to list them (see listing). The numbered item signal reads
+// numbers only: the word before a code is as often the kind of a thing
+// the code names ("pod worker-5c8d"), which tools about it are named for
+// in the plural (pods_log).
+func codedItems(text string) []string { return namedItems(text, true) }
+
+// namedItems are numberedItems, and with codes codedItems.
+func namedItems(text string, codes bool) []string {
 	if !strings.ContainsAny(text, "0123456789") {
 		return nil
 	}
 	var items []string
 	lower := strings.ToLower(text)
 	for _, m := range numberedRE.FindAllStringSubmatchIndex(lower, -1) {
-		w := lower[m[2]:m[3]]
-		if countingWords[w] || isStopWord(w) || restOfDate.MatchString(lower[m[1]:]) {
+		w, code, rest := lower[m[2]:m[3]], lower[m[4]:m[5]], lower[m[5]:]
+		if n := leadingDigits(code); n > 0 && n < len(code) && code[n] == '-' {
+			// A number before a dash: a date or a range ("4-5").
+			code, rest = code[:n], code[n:]+rest
+		}
+		if !isDigits(code) && (!codes || len(code) < 4 || !itemCode.MatchString(code) || unitAfterNumber.MatchString(code)) {
+			continue
+		}
+		if countingWords[w] || isStopWord(w) || restOfDate.MatchString(rest) {
 			continue
 		}
 		items = append(items, w)
@@ -200,4 +228,13 @@ func hasWord(words, w string) bool {
 		}
 		rest = rest[i+1:]
 	}
+}
+
+// leadingDigits is the number of digits s begins with.
+func leadingDigits(s string) int {
+	n := 0
+	for n < len(s) && '0' <= s[n] && s[n] <= '9' {
+		n++
+	}
+	return n
 }

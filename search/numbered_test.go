@@ -2,6 +2,7 @@ package search
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -140,5 +141,48 @@ func TestMadeThing(t *testing.T) {
 		if got := madeThing(name); got != want {
 			t.Errorf("madeThing(%q) = %q, want %q", name, got, want)
 		}
+	}
+}
+
+func TestCodedItems(t *testing.T) {
+	for text, want := range map[string][]string{
+		"Show details of campaign folder 7a1b3c.":        {"folder"},
+		"Pull up order ORD-8812 from the orders":         {"order"},
+		"Look at pair 0xabc12 on Ethereum":               {"pair"},
+		"Remove slide 4 from pitch.pptx":                 {"slide"},
+		"Set a gap of 16px between frames":               nil,
+		"Book a table at 5pm":                            nil,
+		"Export video 1080p":                             nil,
+		"Open my note titled 'Meeting notes 2024-05-02'": nil,
+		"Remove slide 4-5 from pitch.pptx":               {"slide"},
+		"Rename branch v2":                               nil,
+	} {
+		if got := codedItems(text); !slices.Equal(got, want) {
+			t.Errorf("codedItems(%q) = %q, want %q", text, got, want)
+		}
+		if got := numberedItems(text); slices.ContainsFunc(got, func(w string) bool { return w == "folder" || w == "order" || w == "pair" }) {
+			t.Errorf("numberedItems(%q) = %q: a code is no number", text, got)
+		}
+	}
+}
+
+// A request that names one item by its code is no request to list them:
+// "show details of campaign folder 7a1b3c" asks for get_folder.
+func TestAnItemNamedByItsCodeIsNoRequestToList(t *testing.T) {
+	docs := []Document{
+		{Name: "list_campaigns", Description: "List all campaigns in your account"},
+		{Name: "get_campaign", Description: "Get details of a specific campaign", ParamNames: "campaign_id"},
+		{Name: "list_folders", Description: "List all campaign folders"},
+		{Name: "get_folder", Description: "Get details of a specific folder", ParamNames: "folder_id"},
+	}
+	ix := NewIndex(docs)
+	for _, text := range []string{"Show details of campaign folder 7a1b3c.", "Show folder FLD-2291"} {
+		if moved := movedBy(ix, docs, text, "listing"); !slices.Contains(moved, "list_folders") || slices.ContainsFunc(moved, func(name string) bool { return !strings.HasPrefix(name, "list_") }) {
+			t.Errorf("%q: the listing signal moves %q, want list_folders and no tool but a listing one", text, moved)
+		}
+		wantFirst(t, ix, docs, text, 3)
+	}
+	if moved := movedBy(ix, docs, "Show the folders of 16px", "listing"); len(moved) > 0 {
+		t.Errorf("a quantity names no item, but the listing signal moves %q", moved)
 	}
 }
