@@ -42,7 +42,7 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, t *Too
 		}
 	}
 	params := &mcp.CallToolParams{Meta: forwardedMeta(req.Params.Meta), Name: t.UpstreamName, Arguments: arguments}
-	x := g.exchange(req, declaredCapabilities(req.Params.Meta, req.ClientCapabilities), req.ProtocolVersion(), "tools/call", t.Domain.Name, t.UpstreamName)
+	x := g.exchange(req, declaredCapabilities(req.Params.Meta, req.ClientCapabilities), req.ProtocolVersion(), "tools/call", t.Domain.Name, t.UpstreamName, arguments)
 	round, err := x.prepare(u, &params.Meta, req.Params.RequestState)
 	switch {
 	case err != nil:

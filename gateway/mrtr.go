@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -60,15 +61,19 @@ type inputExchange struct {
 	// session, if it has one (askable).
 	stateless, askable   bool
 	method, domain, name string
+	// args are the request's arguments as the client sent them, which its
+	// request states are bound to: tools/call's (execute_tool's inner
+	// ones), prompts/get's encoded, none for resources/read.
+	args json.RawMessage
 	// relayRoots: the domain's upstream may learn the caller's roots
 	// (UpstreamConfig.RelayRoots).
 	relayRoots bool
 }
 
-// exchange makes the inputExchange of a request to domain's name; caps
-// reads the capabilities the request's client declared (a request's
-// ClientCapabilities method).
-func (g *Gateway) exchange(req mcp.Request, caps func() *mcp.ClientCapabilities, version, method, domain, name string) *inputExchange {
+// exchange makes the inputExchange of a request to domain's name with
+// arguments args; caps reads the capabilities the request's client
+// declared (a request's ClientCapabilities method).
+func (g *Gateway) exchange(req mcp.Request, caps func() *mcp.ClientCapabilities, version, method, domain, name string, args json.RawMessage) *inputExchange {
 	ss, _ := req.GetSession().(*mcp.ServerSession)
 	stateless := version >= StatelessRevision
 	s := g.current()
@@ -78,7 +83,7 @@ func (g *Gateway) exchange(req mcp.Request, caps func() *mcp.ClientCapabilities,
 		g: g, caller: g.callerOf(req.GetExtra()), session: ss,
 		capsOf:    caps,
 		stateless: stateless, askable: askable,
-		method: method, domain: domain, name: name,
+		method: method, domain: domain, name: name, args: args,
 		relayRoots: cfg != nil && cfg.RelayRoots,
 	}
 }
@@ -101,7 +106,8 @@ func (x *inputExchange) capabilities() *mcp.ClientCapabilities {
 // prepare readies an upstream request's params: the caller's capabilities
 // in _meta for an upstream of the stateless revision (which reads them
 // from each request), and for a retry, the caller's answers with the
-// upstream's own state from the sealed one the caller echoes.
+// upstream's own state from the sealed one the caller echoes, once it is
+// checked against the request (arguments included; see stateKey.open).
 func (x *inputExchange) prepare(u *Upstream, meta *mcp.Meta, state string) (roundState, error) {
 	if u.ProtocolVersion() >= StatelessRevision {
 		if *meta == nil {
@@ -112,15 +118,16 @@ func (x *inputExchange) prepare(u *Upstream, meta *mcp.Meta, state string) (roun
 	if state == "" {
 		return roundState{}, nil
 	}
-	return x.g.stateKey().open(state, x.caller, x.method, x.domain, x.name)
+	return x.g.stateKey().open(state, x.caller, x.method, x.domain, x.name, x.args)
 }
 
 // seal makes the request state handed to the caller for the upstream's
-// state upstream (or a call held open, pending).
+// state upstream (or a call held open, pending), bound to the request's
+// arguments.
 func (x *inputExchange) seal(upstream, pending string) string {
 	return x.g.stateKey().seal(x.g.current().sessionIDPrefix, x.caller, roundState{
 		Method: x.method, Domain: x.domain, Name: x.name, Upstream: upstream, Pending: pending,
-	})
+	}, x.args)
 }
 
 // questions decides what becomes of an upstream's input_required answer in

@@ -352,7 +352,7 @@ func (v *view) readResource(ctx context.Context, req *mcp.ReadResourceRequest) (
 	}
 	params := *req.Params
 	params.Meta = forwardedMeta(params.Meta)
-	x := v.g.exchange(req, declaredCapabilities(req.Params.Meta, req.ClientCapabilities), req.ProtocolVersion(), "resources/read", domain, params.URI)
+	x := v.g.exchange(req, declaredCapabilities(req.Params.Meta, req.ClientCapabilities), req.ProtocolVersion(), "resources/read", domain, params.URI, nil)
 	round, err := x.prepare(u, &params.Meta, req.Params.RequestState)
 	if err != nil {
 		return nil, err
@@ -441,7 +441,8 @@ func (v *view) passthroughPrompt(name string) mcp.PromptHandler {
 		}
 		params := *req.Params
 		params.Name, params.Meta = route.name, forwardedMeta(params.Meta)
-		x := v.g.exchange(req, declaredCapabilities(req.Params.Meta, req.ClientCapabilities), req.ProtocolVersion(), "prompts/get", route.domain, route.name)
+		args, _ := json.Marshal(req.Params.Arguments) // a map of strings: it always encodes
+		x := v.g.exchange(req, declaredCapabilities(req.Params.Meta, req.ClientCapabilities), req.ProtocolVersion(), "prompts/get", route.domain, route.name, args)
 		round, err := x.prepare(u, &params.Meta, req.Params.RequestState)
 		if err != nil {
 			return nil, err

@@ -18,7 +18,11 @@ import (
 // upstream's own state, or the key of a call the gateway holds open, and
 // what the request was for. It is integrity-protected and bound to the
 // caller: a state altered, expired, issued for another request or to
-// another caller is refused like one the gateway never issued.
+// another caller is refused like one the gateway never issued. It is bound
+// to the request's arguments too (a digest of them, see argumentsDigest):
+// the retry must repeat the request it answers, so a state presented with
+// other arguments is refused, as such (errStateArguments), and stays good
+// for a retry with the arguments it was issued for.
 //
 // Wire form: <instance prefix>s1.<payload>.<mac>, base64url without
 // padding. The prefix (Options.SessionIDPrefix) lets a balancer in front of
@@ -38,12 +42,19 @@ type roundState struct {
 	Name     string `json:"n"`           // the tool, prompt or resource URI, as the upstream names it
 	Upstream string `json:"u,omitempty"` // the upstream's own requestState
 	Pending  string `json:"p,omitempty"` // a call held open by this instance
+	Args     string `json:"a,omitempty"` // the request's arguments' digest, "" for none (argumentsDigest)
 	Expires  int64  `json:"x"`           // Unix seconds
 }
 
 // errBadState refuses a retry whose request state does not hold.
 var errBadState = refuse(jsonrpc.CodeInvalidParams,
 	"requestState was not issued by this gateway for this request and caller, or it has expired; send the request again without requestState and inputResponses")
+
+// errStateArguments refuses a retry whose request state was issued for the
+// same request with other arguments: the answers it carries were asked for
+// those. It never says what either arguments were.
+var errStateArguments = refuse(jsonrpc.CodeInvalidParams,
+	"requestState was issued for this request with other arguments; retry with the same arguments as the request that received this requestState, or send the request again without requestState and inputResponses to start over")
 
 // stateKey is the secret request states are signed with: the configured
 // one (shared by the instances behind one balancer), else one made at
@@ -61,8 +72,10 @@ func newStateKey(secret string) stateKey {
 	return k
 }
 
-// seal signs s for caller, with the instance prefix in front.
-func (k stateKey) seal(prefix string, caller Caller, s roundState) string {
+// seal signs s for caller, with the instance prefix in front, bound to the
+// request's arguments args (as the client sent them).
+func (k stateKey) seal(prefix string, caller Caller, s roundState, args json.RawMessage) string {
+	s.Args = k.argumentsDigest(args)
 	s.Expires = time.Now().Add(stateLifetime).Unix()
 	payload, _ := json.Marshal(s)
 	p := base64.RawURLEncoding.EncodeToString(payload)
@@ -70,8 +83,11 @@ func (k stateKey) seal(prefix string, caller Caller, s roundState) string {
 }
 
 // open checks a request state against caller and the request it comes
-// with, and returns its content.
-func (k stateKey) open(token string, caller Caller, method, domain, name string) (roundState, error) {
+// with (its method, upstream, tool, prompt or URI, and arguments args as
+// the client sent them), and returns its content. A state that does not
+// hold is errBadState; one that holds but was issued for other arguments,
+// errStateArguments.
+func (k stateKey) open(token string, caller Caller, method, domain, name string, args json.RawMessage) (roundState, error) {
 	var s roundState
 	dot := strings.LastIndexByte(token, '.')
 	if dot < 0 {
@@ -93,6 +109,9 @@ func (k stateKey) open(token string, caller Caller, method, domain, name string)
 	}
 	if s.Method != method || s.Domain != domain || s.Name != name || time.Now().Unix() > s.Expires {
 		return s, errBadState
+	}
+	if s.Args != k.argumentsDigest(args) {
+		return s, errStateArguments
 	}
 	return s, nil
 }

@@ -14,7 +14,7 @@ func TestRequestStatesOfARemovedSecretAreVoid(t *testing.T) {
 	tg := startGatewayWith(t, cfg, Options{StateSecret: "leaked"})
 	caller := Caller{User: "alice"}
 	round := roundState{Method: "tools/call", Domain: "echo", Name: "echo", Upstream: "upstream's own"}
-	forged := newStateKey("leaked").seal("", caller, round)
+	forged := newStateKey("leaked").seal("", caller, round, nil)
 	reload := func(secret string) {
 		t.Helper()
 		if err := tg.Update(cfg, tg.current().upstreams, Options{StateSecret: secret}); err != nil {
@@ -22,7 +22,7 @@ func TestRequestStatesOfARemovedSecretAreVoid(t *testing.T) {
 		}
 	}
 	opens := func() bool {
-		_, err := tg.stateKey().open(forged, caller, "tools/call", "echo", "echo")
+		_, err := tg.stateKey().open(forged, caller, "tools/call", "echo", "echo", nil)
 		return err == nil
 	}
 	reload("leaked")
@@ -33,9 +33,9 @@ func TestRequestStatesOfARemovedSecretAreVoid(t *testing.T) {
 	if opens() {
 		t.Error("a state signed with a state_secret the config no longer has was accepted")
 	}
-	random := tg.stateKey().seal("", caller, round)
+	random := tg.stateKey().seal("", caller, round, nil)
 	reload("")
-	if _, err := tg.stateKey().open(random, caller, "tools/call", "echo", "echo"); err != nil {
+	if _, err := tg.stateKey().open(random, caller, "tools/call", "echo", "echo", nil); err != nil {
 		t.Errorf("a reload without state_secret, as before, voided the states in flight: %v", err)
 	}
 	reload("new")
