@@ -14,7 +14,8 @@ import (
 // in front of a 2026-07-28-only upstream: the requestState the gateway
 // hands alice works for alice's retry of that request, and is refused,
 // exactly as a state the gateway never issued is refused, when bob
-// presents it, when it is altered, or when it comes with another tool.
+// presents it, when it is altered, or when it comes with another tool;
+// alice's retry with other arguments is refused as such.
 func TestRequestStateBoundToCaller(t *testing.T) {
 	modern := testenv.StartServer2(t)
 	caddy := testenv.StartCaddy(t, fmt.Sprintf(`{
@@ -127,6 +128,15 @@ func TestRequestStateBoundToCaller(t *testing.T) {
 				if got := refusal(call(who, c.tool, args, c.state, answers("mallory"))); got != unknown[c.tool] {
 					t.Errorf("%s: %q, want it refused as a state never issued: %q", c.what, got, unknown[c.tool])
 				}
+			}
+
+			// With other arguments, alice's own state is refused, saying
+			// so and what to do, without repeating them; it stays good for
+			// her retry with the arguments it was issued for (below).
+			other := map[string]any{"message": "Who else might you be?"}
+			if got := refusal(call(alice, "ask_elicitation", other, aliceState, answers("alice"))); !strings.Contains(got, "other arguments") ||
+				!strings.Contains(got, "without requestState and inputResponses") || strings.Contains(got, "Who else") || got == unknown["ask_elicitation"] {
+				t.Errorf("alice's state with other arguments: %q, want a refusal that says the arguments differ and what to do, without them", got)
 			}
 
 			// The state works for the caller it was issued to, and bob's
