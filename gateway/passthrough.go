@@ -315,7 +315,14 @@ func (v *view) passthroughTool(name string) mcp.ToolHandler {
 		res, err := g.callTool(ctx, req, t, req.Params.Arguments)
 		var unavailable *UnavailableError
 		var busy *BusyError
+		var refused refusal
 		switch {
+		case errors.As(err, &refused):
+			// The gateway's own refusal (a request state it does not
+			// accept, a capability the caller lacks): the caller's
+			// failure, not the upstream's.
+			failure = string(ErrInvalidArguments)
+			return nil, upstreamAnswer(err)
 		case errors.As(err, &unavailable):
 			return errorResult(ErrUnavailable, unavailableMessage(t, unavailable.State)), nil
 		case errors.As(err, &busy):

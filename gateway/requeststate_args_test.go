@@ -282,3 +282,35 @@ func TestPromptRetryWithOtherArgumentsIsRefused(t *testing.T) {
 		t.Errorf("a prompts/get without arguments retried with {}: %s", got)
 	}
 }
+
+// TestRefusedRetryIsTheCallersFailure: a retry the gateway refuses (a
+// state for other arguments, a state it never issued) is recorded as the
+// caller's failure, invalid_arguments, in passthrough mode as through
+// execute_tool: never as the upstream's, which an operator would chase.
+func TestRefusedRetryIsTheCallersFailure(t *testing.T) {
+	for _, mode := range []string{ModePassthrough, ModeMeta} {
+		t.Run(mode, func(t *testing.T) {
+			var retries atomic.Int32
+			obs := &recordingObserver{}
+			tg := startGatewayWith(t, Config{Mode: mode, Upstreams: []*UpstreamConfig{httpUpstream("q", argsQuestioningServer(t, &retries).URL)}},
+				Options{Observer: obs})
+			ts := serveEdge(t, tg, EdgeOptions{})
+			call := toolCaller(t, ts.URL, mode, "q", "greet")
+
+			state := stateOfAnswer(t, "the first call", call(`{"who":"`+firstValue+`"}`, "", ""))
+			refusedForArguments(t, "a retry with other arguments", mode, call(`{"who":"`+secondValue+`"}`, state, "name"))
+			call(`{"who":"`+firstValue+`"}`, "s1.bm90LWEtc3RhdGU.bm90LWEtbWFj", "name")
+
+			obs.mu.Lock()
+			defer obs.mu.Unlock()
+			if len(obs.calls) != 3 {
+				t.Fatalf("calls recorded: %+v, want 3", obs.calls)
+			}
+			for i, c := range obs.calls[1:] {
+				if c.Outcome != string(ErrInvalidArguments) {
+					t.Errorf("refused retry %d recorded as %q, want %q", i+1, c.Outcome, ErrInvalidArguments)
+				}
+			}
+		})
+	}
+}
