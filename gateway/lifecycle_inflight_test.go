@@ -3,6 +3,7 @@ package gateway
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -26,6 +27,13 @@ func statelessToolCall(t *testing.T, url, tool string, extra map[string]any) map
 	}
 	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params})
 	_, resp := post(t, url, string(body), map[string]string{"Mcp-Protocol-Version": StatelessRevision, "Mcp-Method": "tools/call", "Mcp-Name": tool})
+	return decodeAnswer(t, resp)
+}
+
+// decodeAnswer decodes the JSON-RPC answer in resp, a plain JSON body or
+// one server-sent event, failing the test if there is none.
+func decodeAnswer(t *testing.T, resp string) map[string]any {
+	t.Helper()
 	if i := strings.Index(resp, "{"); i >= 0 {
 		resp = resp[i:]
 	}
@@ -40,14 +48,17 @@ func statelessToolCall(t *testing.T, url, tool string, extra map[string]any) map
 }
 
 // patientAsker is an upstream of an earlier revision whose tool ask_name
-// elicits a name and waits for it up to 15s; asking counts the
-// handlers still waiting.
+// elicits a name and waits for it up to 15s, then greets the name ("hello
+// Ada"), for the arguments' "who" if they have one ("hello Ada, for
+// Grace"); asking counts the handlers still waiting.
 func patientAsker(asking *atomic.Int32) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "asking"}, nil)
 	s.AddTool(&mcp.Tool{Name: "ask_name", Description: "Ask the user's name.", InputSchema: map[string]any{"type": "object"}},
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			asking.Add(1)
 			defer asking.Add(-1)
+			var args struct{ Who string }
+			_ = json.Unmarshal(req.Params.Arguments, &args)
 			ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 			defer cancel()
 			res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Message: "Your name?", RequestedSchema: map[string]any{
@@ -55,7 +66,11 @@ func patientAsker(asking *atomic.Int32) *mcp.Server {
 			if err != nil {
 				return nil, err
 			}
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "hello " + res.Content["name"].(string)}}}, nil
+			text := fmt.Sprintf("hello %v", res.Content["name"])
+			if args.Who != "" {
+				text += ", for " + args.Who
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
 		})
 	return s
 }

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -40,17 +39,7 @@ func statelessRawRequest(t *testing.T, url, method, name, args, state, answerID 
 	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
 	body := strings.Replace(string(b), `"ARGUMENTS"`, args, 1) // as written: key order and whitespace kept
 	_, resp := post(t, url, body, map[string]string{"Mcp-Protocol-Version": StatelessRevision, "Mcp-Method": method, "Mcp-Name": name})
-	if i := strings.Index(resp, "{"); i >= 0 {
-		resp = resp[i:]
-	}
-	if j := strings.LastIndex(resp, "}"); j >= 0 {
-		resp = resp[:j+1]
-	}
-	var m map[string]any
-	if err := json.Unmarshal([]byte(resp), &m); err != nil {
-		t.Fatalf("answer %q: %v", resp, err)
-	}
-	return m
+	return decodeAnswer(t, resp)
 }
 
 // toolCaller calls tool (domain.tool) in mode: as itself in passthrough
@@ -124,29 +113,6 @@ func answerText(t *testing.T, what string, m map[string]any) string {
 	return string(b)
 }
 
-// heldArgsAsker is an upstream of an earlier revision whose tool ask_name
-// elicits a name and waits for it up to 15s, then greets the name for the
-// arguments' "who"; asking counts the handlers still waiting.
-func heldArgsAsker(asking *atomic.Int32) *mcp.Server {
-	s := mcp.NewServer(&mcp.Implementation{Name: "asking"}, nil)
-	s.AddTool(&mcp.Tool{Name: "ask_name", Description: "Ask the user's name.", InputSchema: map[string]any{"type": "object"}},
-		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			asking.Add(1)
-			defer asking.Add(-1)
-			var args struct{ Who string }
-			_ = json.Unmarshal(req.Params.Arguments, &args)
-			ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
-			defer cancel()
-			res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Message: "Your name?", RequestedSchema: map[string]any{
-				"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}})
-			if err != nil {
-				return nil, err
-			}
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("hello %s, for %s", res.Content["name"], args.Who)}}}, nil
-		})
-	return s
-}
-
 // TestHeldCallRetryWithOtherArgumentsIsRefused: a 2026-07-28 caller's call
 // is held for its answer (an upstream of an earlier revision asks
 // mid-call); a retry with the state and other arguments is refused, with
@@ -158,7 +124,7 @@ func TestHeldCallRetryWithOtherArgumentsIsRefused(t *testing.T) {
 	for _, mode := range []string{ModePassthrough, ModeMeta} {
 		t.Run(mode, func(t *testing.T) {
 			var asking atomic.Int32
-			up := httpUpstream("asking", serveHTTP(t, heldArgsAsker(&asking)).URL)
+			up := httpUpstream("asking", serveHTTP(t, patientAsker(&asking)).URL)
 			up.Session = SessionPerClient
 			tg := startGateway(t, Config{Mode: mode, Upstreams: []*UpstreamConfig{up}})
 			ts := serveEdge(t, tg, EdgeOptions{})
