@@ -212,4 +212,4 @@ func (s *effectDocs) opposes(d int32, wanted effect) bool {
 
 // modifyingWords change something that is there.
 var modifyingWords = wordSet(`change edit update modify alter adjust rename
-	resize restyle reformat fix correct replace set switch`)
+	resize restyle reformat fix correct replace set switch rotate`)

@@ -17,6 +17,7 @@ func TestRequestEffect(t *testing.T) {
 		"Change the footnotes in thesis.docx to Roman numerals": effectModify,
 		"Set the deck's author to Jane Doe and title to Q3":     effectModify,
 		"Switch the concise variation to gpt-4o":                effectModify,
+		"Rotate the API key of the billing service":             effectModify,
 		// "un" before a doing verb undoes it; before another word it
 		// says nothing.
 		"Unlink asset a1b2c3 from its related asset d4e5f6": effectUndo,
@@ -161,4 +162,17 @@ func TestSearchReadsUnsetAsUndoing(t *testing.T) {
 	ix := NewIndex(docs)
 	wantFirst(t, ix, docs, "Unset the default rich menu so followers no longer see it by default", 1)
 	wantFirst(t, ix, docs, "Set rich menu 7 as the default rich menu", 0)
+}
+
+// Rotating a password, a key or a secret replaces the one that is there:
+// a request to rotate one ranks the tool that makes a new one lower.
+func TestSearchDoesNotMakeWhatARequestRotates(t *testing.T) {
+	docs := []Document{
+		{Name: "password_create", Description: "Create a new password/login item in a vault.", Params: "vault The vault title The login item title password The password", ParamNames: "vault title password"},
+		{Name: "password_update", Description: "Update (rotate) a password on an existing item.", Params: "item The item password The new password", ParamNames: "item password"},
+		{Name: "get_weather", Description: "Get the weather forecast for a city."},
+	}
+	ix := NewIndex(docs)
+	wantFirst(t, ix, docs, "Rotate the password on the prod Postgres login in the Infra vault.", 1)
+	wantFirst(t, ix, docs, "Create a password for the prod Postgres login in the Infra vault.", 0)
 }
