@@ -112,11 +112,16 @@ func requestEffect(text string) effect {
 	if e := verbEffect(verb); e != effectNone {
 		return e
 	}
-	if modifyingWords[verb] {
+	if modifyingWords[verb] && !(verb == words[i] && i+1 < len(words) && indefiniteArticles[words[i+1]]) {
 		return effectModify
 	}
 	return effectNone
 }
+
+// indefiniteArticles, right after a verb that changes, say its object is
+// no thing that is there: "set a reminder", "set an alarm" make one,
+// where "set the reminder" changes it.
+var indefiniteArticles = wordSet("a an")
 
 func (e effect) String() string {
 	switch e {

@@ -18,6 +18,11 @@ func TestRequestEffect(t *testing.T) {
 		"Set the deck's author to Jane Doe and title to Q3":     effectModify,
 		"Switch the concise variation to gpt-4o":                effectModify,
 		"Rotate the API key of the billing service":             effectModify,
+		// An indefinite article says the thing is new: a reminder that is
+		// set is made.
+		"Set a reminder 30 minutes before the task is due": effectNone,
+		"Set an alarm for 7am":                             effectNone,
+		"Set the reminder to 9am":                          effectModify,
 		// "un" before a doing verb undoes it; before another word it
 		// says nothing.
 		"Unlink asset a1b2c3 from its related asset d4e5f6": effectUndo,
@@ -175,4 +180,20 @@ func TestSearchDoesNotMakeWhatARequestRotates(t *testing.T) {
 	ix := NewIndex(docs)
 	wantFirst(t, ix, docs, "Rotate the password on the prod Postgres login in the Infra vault.", 1)
 	wantFirst(t, ix, docs, "Create a password for the prod Postgres login in the Infra vault.", 0)
+}
+
+// "Set a reminder 30 minutes before ..." makes a reminder: the article
+// says it is new, and the number a unit of time follows measures rather
+// than names one, so the tool that adds reminders ranks above the one
+// that patches the task.
+func TestSearchSetsANewReminder(t *testing.T) {
+	docs := []Document{
+		{Name: "task_patch", Description: "Update a task: its summary, description, due date, reminders, etc.", Params: "task_guid The task to update", ParamNames: "task_guid task update_fields"},
+		{Name: "task_create", Description: "Create a task with a summary, due date and reminders.", ParamNames: "summary due reminders"},
+		{Name: "task_addReminders", Description: "Add a reminder for a task.", Params: "task_guid The task reminders The reminders, each set relative to the due time", ParamNames: "task_guid reminders"},
+		{Name: "get_weather", Description: "Get the weather forecast for a city."},
+	}
+	ix := NewIndex(docs)
+	wantFirst(t, ix, docs, "Set a reminder 30 minutes before my expense report task is due.", 2)
+	wantFirst(t, ix, docs, "Set the due date of my expense report task to Friday.", 0)
 }

@@ -17,7 +17,8 @@ import (
 // rectangle to slide 2" is about a slide that is there, unless the
 // request also speaks of the word without a number ("add a slide after
 // slide 3"). A number that begins a date ("meeting notes 2024-05-02")
-// names no item.
+// names no item, nor does one a unit of time follows ("a reminder 30
+// minutes before").
 // How it was chosen: docs/search.md, "The tuned values".
 const numberedPenalty = 0.4
 
@@ -68,13 +69,30 @@ func namedItems(text string, codes bool) []string {
 		if !isDigits(code) && (!codes || len(code) < 4 || !itemCode.MatchString(code) || unitAfterNumber.MatchString(code)) {
 			continue
 		}
-		if countingWords[w] || isStopWord(w) || restOfDate.MatchString(rest) {
+		if countingWords[w] || isStopWord(w) || restOfDate.MatchString(rest) || measuredBy(rest) {
 			continue
 		}
 		items = append(items, w)
 	}
 	return items
 }
+
+// measuredBy reports whether the text after a number begins with a unit
+// of time: such a number measures ("a reminder 30 minutes before",
+// "running 10 minutes late") and names no item.
+func measuredBy(rest string) bool {
+	m := unitRE.FindStringSubmatch(rest)
+	return m != nil && unitWords[m[1]]
+}
+
+// unitRE finds the word right after a number, a hyphen or space between
+// or not ("30 minutes", "5-minute").
+var unitRE = regexp.MustCompile(`^[\s-]*([a-z]+)\b`)
+
+// unitWords are the units of time, singular and plural, in full and as
+// abbreviated.
+var unitWords = wordSet(`second seconds sec secs minute minutes min mins
+	hour hours hr hrs day days week weeks month months year years`)
 
 // restOfDate matches what follows the first number of a date written with
 // dashes ("2024-05-02", "02-05-2024"): such a number dates a thing

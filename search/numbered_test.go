@@ -22,6 +22,8 @@ func TestNumberedItems(t *testing.T) {
 		"Open my note titled 'Meeting notes 2024-05-02'": nil,
 		"the minutes 02-05-2024 of board meeting 7":      {"meeting"},
 		"Remove slide 4-5 from pitch.pptx":               {"slide"},
+		"Set a reminder 30 minutes before the task":      nil,
+		"running 10 min late, tell room 5":               {"room"},
 		"":                                               nil,
 	} {
 		if got := numberedItems(text); !slices.Equal(got, want) {
