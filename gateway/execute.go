@@ -110,7 +110,7 @@ func (g *Gateway) callError(ctx context.Context, t *Tool, err error) *mcp.CallTo
 	var refused refusal
 	switch {
 	case errors.As(err, &refused):
-		return errorResult(ErrInvalidArguments, fmt.Sprintf("The call to '%s' was refused: %s", t.Name, refused.Error()))
+		return errorResult(refused.outcome, fmt.Sprintf("The call to '%s' was refused: %s", t.Name, refused.Error()))
 	case errors.As(err, &unavailable):
 		g.logger.Warn("call to unavailable upstream", zap.String("tool", t.Name), errField(err))
 		return errorResult(ErrUnavailable, unavailableMessage(t, unavailable.State))

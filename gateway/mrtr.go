@@ -30,17 +30,30 @@ import (
 
 // refusal is an error the gateway itself answers a request with while
 // carrying questions (a request state it refuses, a capability the caller
-// lacks): passthrough clients get it as the JSON-RPC error it wraps,
-// execute_tool turns it into a gateway error the model can read (never
-// one that blames the upstream).
-type refusal struct{ wire *jsonrpc.Error }
+// lacks, questions an upstream asks without end): passthrough clients get
+// it as the JSON-RPC error it wraps, execute_tool turns it into a gateway
+// error the model can read. outcome says whose failure it is, for the
+// call's metrics and log line and execute_tool's error code: the caller's
+// (ErrInvalidArguments, see refuse) or the upstream's (ErrUpstream, see
+// refuseUpstream).
+type refusal struct {
+	wire    *jsonrpc.Error
+	outcome ErrorCode
+}
 
 func (r refusal) Error() string { return r.wire.Message }
 func (r refusal) Unwrap() error { return r.wire }
 
-// refuse makes a refusal with code and message.
+// refuse makes a refusal with code and message for what the caller did
+// (or cannot do).
 func refuse(code int64, format string, args ...any) error {
-	return refusal{&jsonrpc.Error{Code: code, Message: fmt.Sprintf(format, args...)}}
+	return refusal{&jsonrpc.Error{Code: code, Message: fmt.Sprintf(format, args...)}, ErrInvalidArguments}
+}
+
+// refuseUpstream makes a refusal with code and message for what the
+// upstream did: the caller could not have done otherwise.
+func refuseUpstream(code int64, format string, args ...any) error {
+	return refusal{&jsonrpc.Error{Code: code, Message: fmt.Sprintf(format, args...)}, ErrUpstream}
 }
 
 // maxInputRounds bounds the rounds of questions one request may take.
@@ -146,9 +159,9 @@ func (x *inputExchange) questions(ctx context.Context, reqs mcp.InputRequestMap,
 		return "", nil, refuse(mcp.CodeMissingRequiredClientCapabilities,
 			"%s needs to ask its client questions, which this gateway cannot relay to a client it serves without a session (stateless)", x.what())
 	case len(reqs) == 0:
-		return "", nil, refuse(jsonrpc.CodeInternalError, "%s is busy; retry later", x.what())
+		return "", nil, refuseUpstream(jsonrpc.CodeInternalError, "%s is busy; retry later", x.what())
 	case round >= maxInputRounds:
-		return "", nil, refuse(jsonrpc.CodeInternalError, "%s asked more than %d rounds of questions", x.what(), maxInputRounds)
+		return "", nil, refuseUpstream(jsonrpc.CodeInternalError, "%s asked more than %d rounds of questions", x.what(), maxInputRounds)
 	}
 	answers, err = x.ask(ctx, reqs)
 	return "", answers, err

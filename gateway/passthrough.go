@@ -319,9 +319,9 @@ func (v *view) passthroughTool(name string) mcp.ToolHandler {
 		switch {
 		case errors.As(err, &refused):
 			// The gateway's own refusal (a request state it does not
-			// accept, a capability the caller lacks): the caller's
-			// failure, not the upstream's.
-			failure = string(ErrInvalidArguments)
+			// accept, a capability the caller lacks, an upstream asking
+			// without end): whose failure it says.
+			failure = string(refused.outcome)
 			return nil, upstreamAnswer(err)
 		case errors.As(err, &unavailable):
 			return errorResult(ErrUnavailable, unavailableMessage(t, unavailable.State)), nil

@@ -1,0 +1,84 @@
+package gateway
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Every outcome a call is recorded with says whose failure it was: the
+// caller's (invalid_arguments, unknown_tool), the upstream's
+// (upstream_error, timeout, unavailable) or the gateway's own limits
+// (busy). An operator alerting on the upstream's outcomes chases what they
+// say.
+
+// insistentAsker is an upstream of the stateless revision whose tool
+// insist asks the client for a name in every answer, however often it is
+// answered, and whose tool stall answers with input_required asking
+// nothing (busy: retry later).
+func insistentAsker(t *testing.T) *httptest.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "insistent"}, nil)
+	question := mcp.InputRequestMap{"name": &mcp.ElicitParams{Message: "Your name?", RequestedSchema: map[string]any{
+		"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}}}
+	s.AddTool(&mcp.Tool{Name: "insist", Description: "Ask for a name, again and again.", InputSchema: map[string]any{"type": "object"}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{InputRequests: question, RequestState: "again"}, nil
+		})
+	s.AddTool(&mcp.Tool{Name: "stall", Description: "Ask nothing, and never answer.", InputSchema: map[string]any{"type": "object"}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{}, RequestState: "later"}, nil
+		})
+	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: true}))
+	t.Cleanup(ts.Close)
+	return ts
+}
+
+// modeCall is the call of tool (domain.tool) in mode: itself in
+// passthrough mode (prefixed domain_), through execute_tool in meta mode.
+func modeCall(mode, domain, tool string) *mcp.CallToolParams {
+	if mode == ModePassthrough {
+		return &mcp.CallToolParams{Name: domain + "_" + tool, Arguments: map[string]any{}}
+	}
+	return &mcp.CallToolParams{Name: ExecuteToolName, Arguments: map[string]any{"tool_name": domain + "." + tool}}
+}
+
+// recordedOutcomes are the outcomes obs heard of, in order.
+func recordedOutcomes(obs *recordingObserver) []string {
+	obs.mu.Lock()
+	defer obs.mu.Unlock()
+	out := make([]string, len(obs.calls))
+	for i, c := range obs.calls {
+		out[i] = c.Outcome
+	}
+	return out
+}
+
+// TestUpstreamsEndlessQuestionsAreItsFailure: an upstream that asks
+// question after question past the gateway's bound on rounds, or answers
+// input_required asking nothing (it is busy), fails the call; the caller,
+// who answered every question, did nothing wrong: the call is recorded as
+// the upstream's failure, not as the caller's invalid_arguments.
+func TestUpstreamsEndlessQuestionsAreItsFailure(t *testing.T) {
+	for _, mode := range []string{ModePassthrough, ModeMeta} {
+		t.Run(mode, func(t *testing.T) {
+			obs := &recordingObserver{}
+			tg := startGatewayWith(t, Config{Mode: mode, Upstreams: []*UpstreamConfig{httpUpstream("q", insistentAsker(t).URL)}},
+				Options{Observer: obs})
+			client, _ := answeringClient("")
+			cs := connectIn(t, tg.Server(), client)
+			for _, tool := range []string{"insist", "stall"} {
+				res, err := cs.CallTool(context.Background(), modeCall(mode, "q", tool))
+				if err == nil && !res.IsError {
+					t.Fatalf("%s succeeded: %s", tool, text(res))
+				}
+			}
+			got := recordedOutcomes(obs)
+			if len(got) != 2 || got[0] != string(ErrUpstream) || got[1] != string(ErrUpstream) {
+				t.Errorf("outcomes recorded: %v, want [%s %s]", got, ErrUpstream, ErrUpstream)
+			}
+		})
+	}
+}
