@@ -108,6 +108,7 @@ func (g *Gateway) callError(ctx context.Context, t *Tool, err error) *mcp.CallTo
 	var unavailable *UnavailableError
 	var busy *BusyError
 	var refused refusal
+	var unasked unanswered
 	switch {
 	case errors.As(err, &refused):
 		return errorResult(refused.outcome, fmt.Sprintf("The call to '%s' was refused: %s", t.Name, refused.Error()))
@@ -119,6 +120,8 @@ func (g *Gateway) callError(ctx context.Context, t *Tool, err error) *mcp.CallTo
 		return errorResult(ErrBusy, busyMessage(t, busy))
 	case ctx.Err() != nil:
 		return errorResult(ErrTimeout, fmt.Sprintf("The call to '%s' was cancelled.", t.Name))
+	case errors.As(err, &unasked):
+		return errorResult(ErrInvalidArguments, fmt.Sprintf("The call to '%s' failed: this client did not answer the question upstream '%s' asked it (%s).", t.Name, t.Domain.Name, boundedText(strings.TrimSpace(unasked.Error()))))
 	case errors.Is(err, context.DeadlineExceeded):
 		g.logger.Warn("upstream call timed out", zap.String("tool", t.Name), errField(err))
 		// The timeout the call was made with: a reload since may have

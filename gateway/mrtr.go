@@ -232,12 +232,20 @@ func (x *inputExchange) ask(ctx context.Context, reqs mcp.InputRequestMap) (mcp.
 			err = fmt.Errorf("unknown kind of question %T", ir)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("asking the client for %s's input %q: %w", x.what(), id, err)
+			return nil, unanswered{fmt.Errorf("asking the client for %s's input %q: %w", x.what(), id, err)}
 		}
 		answers[id] = resp
 	}
 	return answers, nil
 }
+
+// unanswered is the error of a question the caller was asked on its
+// session and did not answer (its answer was an error, or never came): the
+// caller's failure, not the upstream's.
+type unanswered struct{ err error }
+
+func (u unanswered) Error() string { return u.err.Error() }
+func (u unanswered) Unwrap() error { return u.err }
 
 // questionsOf returns an upstream result's questions and a pointer to its
 // request state, for the three kinds of result that may ask.

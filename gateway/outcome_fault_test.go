@@ -2,8 +2,10 @@ package gateway
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -78,6 +80,35 @@ func TestUpstreamsEndlessQuestionsAreItsFailure(t *testing.T) {
 			got := recordedOutcomes(obs)
 			if len(got) != 2 || got[0] != string(ErrUpstream) || got[1] != string(ErrUpstream) {
 				t.Errorf("outcomes recorded: %v, want [%s %s]", got, ErrUpstream, ErrUpstream)
+			}
+		})
+	}
+}
+
+// TestCallersFailureToAnswerIsItsOwn: a client of an earlier revision is
+// asked an upstream's question on its session and fails to answer it (its
+// handler errs): the call is recorded as the caller's failure,
+// invalid_arguments, not as the upstream's, and execute_tool's error does
+// not say the upstream rejected the call.
+func TestCallersFailureToAnswerIsItsOwn(t *testing.T) {
+	for _, mode := range []string{ModePassthrough, ModeMeta} {
+		t.Run(mode, func(t *testing.T) {
+			obs := &recordingObserver{}
+			tg := startGatewayWith(t, Config{Mode: mode, Upstreams: []*UpstreamConfig{httpUpstream("q", insistentAsker(t).URL)}},
+				Options{Observer: obs})
+			cs := connectIn(t, tg.Server(), mcp.NewClient(&mcp.Implementation{Name: "failing"}, &mcp.ClientOptions{
+				ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+					return nil, errors.New("the dialog was closed")
+				}}))
+			res, err := cs.CallTool(context.Background(), modeCall(mode, "q", "insist"))
+			switch {
+			case err == nil && !res.IsError:
+				t.Fatalf("the call succeeded: %s", text(res))
+			case err == nil && strings.Contains(text(res), "rejected"):
+				t.Errorf("execute_tool says the upstream rejected the call: %s", text(res))
+			}
+			if got := recordedOutcomes(obs); len(got) != 1 || got[0] != string(ErrInvalidArguments) {
+				t.Errorf("outcomes recorded: %v, want [%s]", got, ErrInvalidArguments)
 			}
 		})
 	}

@@ -316,12 +316,18 @@ func (v *view) passthroughTool(name string) mcp.ToolHandler {
 		var unavailable *UnavailableError
 		var busy *BusyError
 		var refused refusal
+		var unasked unanswered
 		switch {
 		case errors.As(err, &refused):
 			// The gateway's own refusal (a request state it does not
 			// accept, a capability the caller lacks, an upstream asking
 			// without end): whose failure it says.
 			failure = string(refused.outcome)
+			return nil, upstreamAnswer(err)
+		case errors.As(err, &unasked) && ctx.Err() == nil:
+			// The caller did not answer a question it was asked: its
+			// failure, not the upstream's.
+			failure = string(ErrInvalidArguments)
 			return nil, upstreamAnswer(err)
 		case errors.As(err, &unavailable):
 			return errorResult(ErrUnavailable, unavailableMessage(t, unavailable.State)), nil
