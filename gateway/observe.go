@@ -1,7 +1,9 @@
 package gateway
 
 import (
+	"context"
 	"encoding/json"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -104,6 +106,44 @@ func (g *Gateway) callLogFields(req *mcp.CallToolRequest, rec CallRecord, argume
 		fields = append(fields, zap.String("arguments", boundedText(string(arguments))), zap.String("result", boundedText(string(result))))
 	}
 	return fields
+}
+
+// servedKey is the context key of the flag reachHandler sets.
+type servedKey struct{}
+
+// reachHandler is h, marking each call it gets as served by a handler of
+// the gateway's (see observeUnservedCalls). Every tool the gateway
+// registers is registered with it.
+func reachHandler(h mcp.ToolHandler) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if served, ok := ctx.Value(servedKey{}).(*atomic.Bool); ok {
+			served.Store(true)
+		}
+		return h(ctx, req)
+	}
+}
+
+// observeUnservedCalls is middleware that observes the tool calls the
+// MCP SDK answers itself, reaching no handler: those naming a tool the
+// session's server does not register (hidden by the caller's access rule,
+// not pinned in hybrid mode, a meta-tool's name in passthrough mode, or
+// none at all). Each is a call of unknown_tool naming no tool, as
+// execute_tool records a name it does not know; calls a handler served
+// are observed by it.
+func (g *Gateway) observeUnservedCalls(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		call, ok := req.(*mcp.CallToolRequest)
+		if !ok {
+			return next(ctx, method, req)
+		}
+		start := time.Now()
+		served := new(atomic.Bool)
+		res, err := next(context.WithValue(ctx, servedKey{}, served), method, req)
+		if err != nil && !served.Load() {
+			g.observeCall(call, nil, nil, nil, string(ErrUnknownTool), start)
+		}
+		return res, err
+	}
 }
 
 // observeSearch counts a ranked search, and logs it when it found nothing

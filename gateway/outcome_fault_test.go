@@ -9,6 +9,9 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+	"go.uber.org/zap/zaptest/observer"
 )
 
 // Every outcome a call is recorded with says whose failure it was: the
@@ -109,6 +112,51 @@ func TestCallersFailureToAnswerIsItsOwn(t *testing.T) {
 			}
 			if got := recordedOutcomes(obs); len(got) != 1 || got[0] != string(ErrInvalidArguments) {
 				t.Errorf("outcomes recorded: %v, want [%s]", got, ErrInvalidArguments)
+			}
+		})
+	}
+}
+
+// TestCallsOfToolsNotExposedAreRecorded: a tools/call naming a tool the
+// session's server does not expose (one the caller's access rule hides, a
+// tool hybrid mode does not pin, one that does not exist) is answered by
+// the MCP SDK itself, "unknown tool", without reaching a handler; it is a
+// tool call all the same, recorded and logged as unknown_tool with no
+// domain or tool, as execute_tool records a name it does not know (and the
+// caller's words never become a label).
+func TestCallsOfToolsNotExposedAreRecorded(t *testing.T) {
+	for _, mode := range []string{ModePassthrough, ModeHybrid, ModeMeta} {
+		t.Run(mode, func(t *testing.T) {
+			core, logs := observer.New(zapcore.InfoLevel)
+			obs := &recordingObserver{}
+			cfg := Config{Mode: mode, Upstreams: []*UpstreamConfig{httpUpstream("rich", serveHTTP(t, richServer()).URL)}}
+			if mode == ModeHybrid {
+				cfg.Pin = []string{"rich.add"}
+			}
+			tg := startGatewayWith(t, cfg, Options{Logger: zap.New(core), Observer: obs,
+				Access: []AccessRule{{Deny: []string{"rich.fail"}}}})
+			names := []string{"rich_fail", "no_such_tool"}
+			if mode == ModeHybrid {
+				names = append(names, "rich_everything") // not pinned
+			}
+			for _, name := range names {
+				if _, err := tg.client.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: map[string]any{}}); err == nil {
+					t.Fatalf("calling %s succeeded", name)
+				}
+			}
+			obs.mu.Lock()
+			calls := append([]CallRecord(nil), obs.calls...)
+			obs.mu.Unlock()
+			if len(calls) != len(names) {
+				t.Fatalf("calls recorded: %+v, want %d", calls, len(names))
+			}
+			for i, c := range calls {
+				if c.Outcome != string(ErrUnknownTool) || c.Domain != "" || c.Tool != "" {
+					t.Errorf("the call of %s recorded as %+v, want unknown_tool with no domain or tool", names[i], c)
+				}
+			}
+			if n := logs.FilterMessage("tool call").Len(); n != len(names) {
+				t.Errorf("%d tool call log lines, want %d", n, len(names))
 			}
 		})
 	}

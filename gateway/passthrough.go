@@ -212,7 +212,7 @@ func (r *registrations) sync(v *view, server *mcp.Server, x *exposed) {
 		r.tools, r.resources, r.templates, r.prompts = map[string]string{}, map[string]string{}, map[string]string{}, map[string]string{}
 	}
 	syncKind(r.tools, anyMap(x.tools), func(name string, t any) {
-		server.AddTool(t.(*mcp.Tool), v.passthroughTool(name))
+		server.AddTool(t.(*mcp.Tool), reachHandler(v.passthroughTool(name)))
 	}, func(names []string) { server.RemoveTools(names...) })
 	syncKind(r.resources, anyMap(x.resources), func(_ string, res any) {
 		server.AddResource(res.(*mcp.Resource), v.readResource)
