@@ -27,7 +27,7 @@ func (v *view) executeTool(ctx context.Context, req *mcp.CallToolRequest) (res *
 	start := time.Now()
 	var t *Tool
 	var arguments json.RawMessage
-	defer func() { v.g.observeCall(req, t, arguments, res, string(ErrUpstream), start) }()
+	defer func() { v.g.observeCall(ctx, req, t, arguments, res, string(ErrUpstream), start) }()
 	v.g.AwaitStartup(ctx)
 	args, err := decodeArgs(ExecuteToolName, req.Params.Arguments, executeToolArgs)
 	if err != nil {

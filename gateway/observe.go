@@ -26,8 +26,8 @@ type Observer interface {
 // words, not the catalog's).
 type CallRecord struct {
 	Domain, Tool string
-	// Outcome is OutcomeOK, OutcomeToolError (the tool's own isError), or
-	// the gateway's ErrorCode for the call.
+	// Outcome is OutcomeOK, OutcomeToolError (the tool's own isError),
+	// OutcomeCancelled, or the gateway's ErrorCode for the call.
 	Outcome  string
 	Duration time.Duration
 }
@@ -45,6 +45,9 @@ type SearchRecord struct {
 const (
 	OutcomeOK        = "ok"
 	OutcomeToolError = "tool_error"
+	// OutcomeCancelled: the call's request ended (its client cancelled
+	// it, or went away) before the call did, which then failed.
+	OutcomeCancelled = "cancelled"
 )
 
 // weakCoverage is the share of a query's words below which the best hit
@@ -76,10 +79,15 @@ func (g *Gateway) requestCaller(req *mcp.CallToolRequest) string {
 
 // observeCall logs a finished tool call, one line, and tells the observer.
 // Argument and result values are logged only with Options.LogValues.
-// failure is the outcome if there is no result (see callOutcome).
-func (g *Gateway) observeCall(req *mcp.CallToolRequest, t *Tool, arguments json.RawMessage, res *mcp.CallToolResult, failure string, start time.Time) {
+// failure is the outcome if there is no result (see callOutcome); a call
+// that failed after ctx, its request's, ended is OutcomeCancelled, its
+// caller's doing, whatever error it failed with.
+func (g *Gateway) observeCall(ctx context.Context, req *mcp.CallToolRequest, t *Tool, arguments json.RawMessage, res *mcp.CallToolResult, failure string, start time.Time) {
 	s := g.current()
 	rec := CallRecord{Outcome: callOutcome(res, failure), Duration: time.Since(start)}
+	if ctx.Err() != nil && rec.Outcome != OutcomeOK && rec.Outcome != OutcomeToolError {
+		rec.Outcome = OutcomeCancelled
+	}
 	if t != nil {
 		rec.Domain, rec.Tool = t.Domain.Name, t.LocalName
 	}
@@ -140,7 +148,7 @@ func (g *Gateway) observeUnservedCalls(next mcp.MethodHandler) mcp.MethodHandler
 		served := new(atomic.Bool)
 		res, err := next(context.WithValue(ctx, servedKey{}, served), method, req)
 		if err != nil && !served.Load() {
-			g.observeCall(call, nil, nil, nil, string(ErrUnknownTool), start)
+			g.observeCall(ctx, call, nil, nil, nil, string(ErrUnknownTool), start)
 		}
 		return res, err
 	}

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/zap"
@@ -157,6 +158,35 @@ func TestCallsOfToolsNotExposedAreRecorded(t *testing.T) {
 			}
 			if n := logs.FilterMessage("tool call").Len(); n != len(names) {
 				t.Errorf("%d tool call log lines, want %d", n, len(names))
+			}
+		})
+	}
+}
+
+// TestCancelledCallIsNoUpstreamFailure: a call its client cancels while
+// the upstream works on it is recorded as cancelled, in every mode: not as
+// a timeout (execute_tool's answer to a cancelled call, which its client
+// never reads) nor as upstream_error, which would page whoever runs the
+// upstream for what a client chose.
+func TestCancelledCallIsNoUpstreamFailure(t *testing.T) {
+	for _, mode := range []string{ModePassthrough, ModeMeta} {
+		t.Run(mode, func(t *testing.T) {
+			obs := &recordingObserver{}
+			cancelled := make(chan struct{}, 1)
+			tg := startGatewayWith(t, Config{Mode: mode, Upstreams: []*UpstreamConfig{httpUpstream("duplex", serveHTTP(t, duplexServer(cancelled)).URL)}},
+				Options{Observer: obs})
+			ctx, cancel := context.WithCancel(context.Background())
+			go func() {
+				time.Sleep(200 * time.Millisecond)
+				cancel()
+			}()
+			if _, err := tg.client.CallTool(ctx, modeCall(mode, "duplex", "wait")); err == nil {
+				t.Fatal("a cancelled call succeeded")
+			}
+			<-cancelled
+			waitFor(t, "the call recorded", func() bool { return len(recordedOutcomes(obs)) == 1 })
+			if got := recordedOutcomes(obs); got[0] != OutcomeCancelled {
+				t.Errorf("the cancelled call recorded as %q, want %q", got[0], OutcomeCancelled)
 			}
 		})
 	}

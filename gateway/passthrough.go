@@ -300,7 +300,7 @@ func (v *view) passthroughTool(name string) mcp.ToolHandler {
 		start := time.Now()
 		var t *Tool
 		failure := string(ErrUpstream) // the outcome when a JSON-RPC error is returned
-		defer func() { g.observeCall(req, t, req.Params.Arguments, res, failure, start) }()
+		defer func() { g.observeCall(ctx, req, t, req.Params.Arguments, res, failure, start) }()
 		g.AwaitStartup(ctx)
 		route, ok := v.exposed.routes.Load().tools[name]
 		if ok {
