@@ -40,7 +40,7 @@ func initMetrics() {
 	metrics.once.Do(func() {
 		metrics.calls = prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: metricsNamespace, Subsystem: metricsSubsystem, Name: "tool_calls_total",
-			Help: "Tool calls (execute_tool and passthrough tools/call) by domain, tool and outcome: ok, tool_error (the tool's own isError), cancelled (by its client, before its answer), or the gateway's error code. Calls naming no tool the caller may use count with empty domain and tool.",
+			Help: "Tool calls (execute_tool and passthrough tools/call) by domain, tool and outcome: ok, tool_error (the tool's own isError), input_required (a round that ended with questions for the client), cancelled (by its client, before its answer), or the gateway's error code. Calls naming no tool the caller may use count with empty domain and tool.",
 		}, []string{"gateway", "domain", "tool", "outcome"})
 		metrics.callDuration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Namespace: metricsNamespace, Subsystem: metricsSubsystem, Name: "tool_call_duration_seconds",

@@ -51,7 +51,7 @@ func TestOutcomeLabelIsNotTheUpstreamsToSet(t *testing.T) {
 	for range 50 {
 		execute(t, cs, "web.fetch")
 	}
-	known := []string{gateway.OutcomeOK, gateway.OutcomeToolError, gateway.OutcomeCancelled, "unknown_tool", "unknown_domain", "unknown_group",
+	known := []string{gateway.OutcomeOK, gateway.OutcomeToolError, gateway.OutcomeCancelled, gateway.OutcomeInputRequired, "unknown_tool", "unknown_domain", "unknown_group",
 		"invalid_arguments", "unavailable", "timeout", "busy", "upstream_error"}
 	ch := make(chan prometheus.Metric, 1024)
 	go func() { metrics.calls.Collect(ch); close(ch) }()

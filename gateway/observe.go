@@ -27,7 +27,8 @@ type Observer interface {
 type CallRecord struct {
 	Domain, Tool string
 	// Outcome is OutcomeOK, OutcomeToolError (the tool's own isError),
-	// OutcomeCancelled, or the gateway's ErrorCode for the call.
+	// OutcomeInputRequired, OutcomeCancelled, or the gateway's ErrorCode
+	// for the call.
 	Outcome  string
 	Duration time.Duration
 }
@@ -48,6 +49,10 @@ const (
 	// OutcomeCancelled: the call's request ended (its client cancelled
 	// it, or went away) before the call did, which then failed.
 	OutcomeCancelled = "cancelled"
+	// OutcomeInputRequired: a round of a call of the 2026-07-28 revision
+	// that ended with questions for its client (input_required); the
+	// client's retry with the answers is recorded as a call of its own.
+	OutcomeInputRequired = "input_required"
 )
 
 // weakCoverage is the share of a query's words below which the best hit
@@ -65,6 +70,9 @@ func callOutcome(res *mcp.CallToolResult, failure string) string {
 	}
 	if res.IsError {
 		return OutcomeToolError
+	}
+	if len(res.InputRequests) > 0 {
+		return OutcomeInputRequired
 	}
 	return OutcomeOK
 }
@@ -85,7 +93,7 @@ func (g *Gateway) requestCaller(req *mcp.CallToolRequest) string {
 func (g *Gateway) observeCall(ctx context.Context, req *mcp.CallToolRequest, t *Tool, arguments json.RawMessage, res *mcp.CallToolResult, failure string, start time.Time) {
 	s := g.current()
 	rec := CallRecord{Outcome: callOutcome(res, failure), Duration: time.Since(start)}
-	if ctx.Err() != nil && rec.Outcome != OutcomeOK && rec.Outcome != OutcomeToolError {
+	if ctx.Err() != nil && rec.Outcome != OutcomeOK && rec.Outcome != OutcomeToolError && rec.Outcome != OutcomeInputRequired {
 		rec.Outcome = OutcomeCancelled
 	}
 	if t != nil {

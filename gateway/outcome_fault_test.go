@@ -5,7 +5,9 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -187,6 +189,42 @@ func TestCancelledCallIsNoUpstreamFailure(t *testing.T) {
 			waitFor(t, "the call recorded", func() bool { return len(recordedOutcomes(obs)) == 1 })
 			if got := recordedOutcomes(obs); got[0] != OutcomeCancelled {
 				t.Errorf("the cancelled call recorded as %q, want %q", got[0], OutcomeCancelled)
+			}
+		})
+	}
+}
+
+// TestRoundsOfQuestionsAreRecordedAsSuch: a 2026-07-28 call that asks its
+// client a question takes two rounds; the first, which ends with the
+// question, is recorded as input_required, not as a call that succeeded,
+// and the retry with the answer as the call's outcome. So it is whether
+// the upstream asks in its answer (the stateless revision) or with a
+// request of its own while the gateway holds the call.
+func TestRoundsOfQuestionsAreRecordedAsSuch(t *testing.T) {
+	for _, mode := range []string{ModePassthrough, ModeMeta} {
+		t.Run(mode+"/stateless upstream", func(t *testing.T) {
+			var retries atomic.Int32
+			obs := &recordingObserver{}
+			tg := startGatewayWith(t, Config{Mode: mode, Upstreams: []*UpstreamConfig{httpUpstream("q", argsQuestioningServer(t, &retries).URL)}},
+				Options{Observer: obs})
+			call := toolCaller(t, serveEdge(t, tg, EdgeOptions{}).URL, mode, "q", "greet")
+			state := stateOfAnswer(t, "the first round", call(`{"who":"Grace"}`, "", ""))
+			answerText(t, "the retry", call(`{"who":"Grace"}`, state, "name"))
+			if got := recordedOutcomes(obs); !slices.Equal(got, []string{OutcomeInputRequired, OutcomeOK}) {
+				t.Errorf("recorded %q, want [input_required ok]", got)
+			}
+		})
+		t.Run(mode+"/held call", func(t *testing.T) {
+			var asking atomic.Int32
+			up := httpUpstream("asking", serveHTTP(t, patientAsker(&asking)).URL)
+			up.Session = SessionPerClient
+			obs := &recordingObserver{}
+			tg := startGatewayWith(t, Config{Mode: mode, Upstreams: []*UpstreamConfig{up}}, Options{Observer: obs})
+			call := toolCaller(t, serveEdge(t, tg, EdgeOptions{}).URL, mode, "asking", "ask_name")
+			state := stateOfAnswer(t, "the first round", call(`{}`, "", ""))
+			answerText(t, "the retry", call(`{}`, state, "q1"))
+			if got := recordedOutcomes(obs); !slices.Equal(got, []string{OutcomeInputRequired, OutcomeOK}) {
+				t.Errorf("recorded %q, want [input_required ok]", got)
 			}
 		})
 	}
