@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/zap"
 )
@@ -139,6 +140,16 @@ func (g *Gateway) callError(ctx context.Context, t *Tool, err error) *mcp.CallTo
 		// A JSON-RPC error from the upstream (invalid params, unknown
 		// tool, internal error): its message is meant for the caller.
 		g.logger.Warn("upstream call failed", zap.String("tool", t.Name), errField(err))
-		return errorResult(ErrUpstream, fmt.Sprintf("Upstream '%s' rejected the call to '%s': %s", t.Domain.Name, t.Name, boundedText(strings.TrimSpace(err.Error()))))
+		return errorResult(upstreamErrorCode(err), fmt.Sprintf("Upstream '%s' rejected the call to '%s': %s", t.Domain.Name, t.Name, boundedText(strings.TrimSpace(err.Error()))))
 	}
+}
+
+// upstreamErrorCode is whose failure an upstream's JSON-RPC error to a
+// call says it is: invalid params (-32602) refuse what the caller sent,
+// ErrInvalidArguments; any other error, or none, is ErrUpstream.
+func upstreamErrorCode(err error) ErrorCode {
+	if wire := answeredError(err); wire != nil && wire.Code == jsonrpc.CodeInvalidParams {
+		return ErrInvalidArguments
+	}
+	return ErrUpstream
 }

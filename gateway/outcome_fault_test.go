@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
@@ -225,6 +226,53 @@ func TestRoundsOfQuestionsAreRecordedAsSuch(t *testing.T) {
 			answerText(t, "the retry", call(`{}`, state, "q1"))
 			if got := recordedOutcomes(obs); !slices.Equal(got, []string{OutcomeInputRequired, OutcomeOK}) {
 				t.Errorf("recorded %q, want [input_required ok]", got)
+			}
+		})
+	}
+}
+
+// pickyServer's tool pick refuses every call with invalid params (-32602),
+// as a server does whose own checks go past the tool's schema; its tool
+// crash fails every call with an internal error.
+func pickyServer() *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "picky"}, nil)
+	s.AddTool(&mcp.Tool{Name: "pick", Description: "Pick one.", InputSchema: map[string]any{"type": "object"}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "choice must be one of red, green"}
+		})
+	s.AddTool(&mcp.Tool{Name: "crash", Description: "Fail.", InputSchema: map[string]any{"type": "object"}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "database down"}
+		})
+	return s
+}
+
+// TestUpstreamRefusingTheArgumentsIsTheCallersFailure: an upstream that
+// answers a call with invalid params (-32602) refuses what the caller
+// sent: the call is the caller's failure, invalid_arguments, in
+// passthrough mode as through execute_tool (whose model reads that code
+// as "fix the arguments"), where an upstream's other errors stay
+// upstream_error.
+func TestUpstreamRefusingTheArgumentsIsTheCallersFailure(t *testing.T) {
+	for _, mode := range []string{ModePassthrough, ModeMeta} {
+		t.Run(mode, func(t *testing.T) {
+			obs := &recordingObserver{}
+			tg := startGatewayWith(t, Config{Mode: mode, Upstreams: []*UpstreamConfig{httpUpstream("picky", serveHTTP(t, pickyServer()).URL)}},
+				Options{Observer: obs})
+			cs := connectIn(t, tg.Server(), mcp.NewClient(&mcp.Implementation{Name: "c"}, nil))
+			for _, tool := range []string{"pick", "crash"} {
+				res, err := cs.CallTool(context.Background(), modeCall(mode, "picky", tool))
+				if mode == ModeMeta {
+					want := map[string]ErrorCode{"pick": ErrInvalidArguments, "crash": ErrUpstream}[tool]
+					if err != nil || res == nil || res.Meta[ErrorMetaKey] != string(want) {
+						t.Errorf("execute_tool of %s: %v, %v; want the error code %s", tool, res, err, want)
+					}
+				} else if err == nil {
+					t.Errorf("passthrough call of %s: no error", tool)
+				}
+			}
+			if got := recordedOutcomes(obs); !slices.Equal(got, []string{string(ErrInvalidArguments), string(ErrUpstream)}) {
+				t.Errorf("recorded %q, want [invalid_arguments upstream_error]", got)
 			}
 		})
 	}

@@ -341,6 +341,7 @@ func (v *view) passthroughTool(name string) mcp.ToolHandler {
 			// tool error that says which, as execute_tool's does.
 			return g.callError(ctx, t, err), nil
 		case err != nil:
+			failure = string(upstreamErrorCode(err))
 			return nil, upstreamAnswer(err)
 		}
 		if res.Content == nil {
