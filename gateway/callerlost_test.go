@@ -79,7 +79,10 @@ func TestCallAfterItsClientLeftIsRefused(t *testing.T) {
 		u.Host, headerSessionID, sid, len(body), body)
 	conn.Close()
 
-	deadline := time.Now().Add(10 * time.Second)
+	// The batch takes the SDK a while to get through, several seconds under
+	// the race detector on a busy machine: the wait ends when the call is
+	// refused (or runs), or after a minute.
+	deadline := time.Now().Add(time.Minute)
 	for wiped.Load() == 0 && logs.FilterMessageSnippet("request refused").Len() == 0 && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
 	}
