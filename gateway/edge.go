@@ -86,10 +86,14 @@ func (g *Gateway) NewEdge(opts EdgeOptions) (*Edge, error) {
 		Logger:                     opts.Logger,
 		DisableLocalhostProtection: true,
 	})
+	// A client of the 2026-07-28 revision cancels a request by closing
+	// its HTTP request (it sends no notifications/cancelled): the call
+	// ends with it, as the revision requires.
 	e.stateless = mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
-		Stateless:                  true,
-		Logger:                     opts.Logger,
-		DisableLocalhostProtection: true,
+		Stateless:                    true,
+		Logger:                       opts.Logger,
+		DisableLocalhostProtection:   true,
+		PropagateRequestCancellation: true,
 	})
 	return e, nil
 }

@@ -28,6 +28,10 @@ import (
 // in one round.
 const questionWindow = 50 * time.Millisecond
 
+// cancelNoticeGrace is how long a cancelled held call keeps its upstream
+// session open for the cancellation to reach the upstream.
+const cancelNoticeGrace = time.Second
+
 // heldGrace is how long an ended held call's result waits for its caller.
 const heldGrace = time.Minute
 
@@ -149,7 +153,15 @@ func (g *Gateway) startHeldCall(ctx context.Context, x *inputExchange, t *Tool, 
 	go func() {
 		defer release()
 		defer cancel()
-		defer c.upstream.Close()
+		defer func() {
+			if callCtx.Err() != nil {
+				// Cancelled or timed out: the SDK tells the upstream with
+				// a notifications/cancelled it sends in the background,
+				// which closing the session at once would lose.
+				time.Sleep(cancelNoticeGrace)
+			}
+			c.upstream.Close()
+		}()
 		res, err := c.upstream.CallTool(callCtx, params, nil)
 		c.done <- heldOutcome{res: res, err: err}
 		// A caller that never comes back for the result leaves it here
@@ -160,7 +172,14 @@ func (g *Gateway) startHeldCall(ctx context.Context, x *inputExchange, t *Tool, 
 	// A reload between reading the config and holding the call may have
 	// put it out of its caller's reach already.
 	g.endHeldCallsOutOfReach(g.current())
-	return g.nextRound(ctx, x, c)
+	res, err := g.nextRound(ctx, x, c)
+	if err != nil && ctx.Err() != nil {
+		// The caller went away before its first round ended: no request
+		// state names the call, so nobody can resume it.
+		c.cancel()
+		g.held.remove(c.id)
+	}
+	return res, err
 }
 
 // endHeldCallsOutOfReach ends the held calls whose callers s no longer
