@@ -206,13 +206,17 @@ func checkRoutingHeaders(m message, h http.Header) string {
 	case v != "" && v != m.method:
 		return fmt.Sprintf("the %s header %q does not match the request's method %q", headerMethod, v, m.method)
 	}
-	switch v := h.Get(headerName); {
+	v := h.Get(headerName)
+	name, decoded := decodeHeaderValue(v)
+	switch {
 	case !m.named && v != "":
 		return fmt.Sprintf("the %s header %q names nothing in a %s request: it is for tools/call, prompts/get and resources/read only", headerName, v, m.method)
 	case !m.named:
 	case v == "" && required:
 		return fmt.Sprintf("the %s header is required for %s: it must repeat the request's %s (%q)", headerName, m.method, nameField(m.method), m.name)
-	case v != "" && v != m.name:
+	case !decoded:
+		return fmt.Sprintf("the %s header %q is not valid Base64 in its =?base64?...?= form", headerName, v)
+	case v != "" && name != m.name:
 		return fmt.Sprintf("the %s header %q does not match the request's %s %q", headerName, v, nameField(m.method), m.name)
 	}
 	return ""
@@ -233,7 +237,10 @@ func nameField(method string) string {
 // fillRoutingHeaders sets the routing headers a request of an earlier
 // revision did not send, from its body (already checked to agree with any
 // it did send), so that the embedding server's matchers (an access policy
-// for tools/call, say) see the same headers in both eras.
+// for tools/call, say) see the same headers in both eras. An Mcp-Name sent
+// in the Base64 form becomes the name it encodes (which the check found
+// to be the body's): that is what the matchers match, and what the SDK,
+// which compares the header with the body as it is, accepts.
 func fillRoutingHeaders(m message, h http.Header) {
 	if !m.read {
 		return
@@ -241,7 +248,7 @@ func fillRoutingHeaders(m message, h http.Header) {
 	if h.Get(headerMethod) == "" {
 		h.Set(headerMethod, m.method)
 	}
-	if m.named && h.Get(headerName) == "" && m.name != "" {
+	if m.named && m.name != "" && h.Get(headerName) != m.name {
 		h.Set(headerName, m.name)
 	}
 }
