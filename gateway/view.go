@@ -61,7 +61,7 @@ func (v *view) ensureServer(s *setup) {
 	vs := &viewServer{mode: mode, instructions: instructions, sessionIDPrefix: prefix}
 	vs.server = mcp.NewServer(&mcp.Implementation{Name: "caddy-mcp-gateway", Title: "Caddy MCP Gateway", Version: Version}, v.serverOptions(mode, instructions, prefix))
 	// Middleware applies right to left: recoverPanics is outermost.
-	vs.server.AddReceivingMiddleware(recoverPanics(v.g.logger), v.g.notes.answerAfterQueued, v.g.knownCallersOnly, v.g.relayLogLevel, v.listsUnderRequestPolicy, v.g.observeUnservedCalls)
+	vs.server.AddReceivingMiddleware(recoverPanics(v.g.logger), retireCodes, v.g.notes.answerAfterQueued, v.g.knownCallersOnly, v.g.relayLogLevel, v.listsUnderRequestPolicy, v.g.observeUnservedCalls)
 	// updatesItShows decides who gets an update as it is sent (its marks
 	// last only that long); the queue, innermost, only defers the writing.
 	vs.server.AddSendingMiddleware(sendVerbatimSchema, v.updatesItShows, v.g.notes.queue)
