@@ -22,13 +22,15 @@ const (
 // on the caller's access policy is never public; a passthrough list is
 // fresh only as it is sent (ttlMs 0: an upstream may change its lists at any
 // moment), while meta mode's three meta-tools keep for metaToolsTTL; a
-// resource read keeps the upstream's TTL, and is public only when the
-// upstream said so and every caller sees the same resources.
+// resource read keeps the upstream's TTL (a negative one, which the
+// stateless revision forbids a server to send, as 0), and is public only
+// when the upstream said so and every caller sees the same resources.
 func (v *view) cacheHints(mode string) func(context.Context, mcp.Request, *mcp.Cacheable) {
 	return func(_ context.Context, req mcp.Request, c *mcp.Cacheable) {
 		perCaller := !v.g.current().sameForEveryone()
 		switch req.(type) {
 		case *mcp.ReadResourceRequest:
+			c.TTLMs = max(c.TTLMs, 0)
 			if perCaller || c.CacheScope != cacheScopePublic {
 				c.CacheScope = cacheScopePrivate
 			}
