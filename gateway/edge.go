@@ -163,6 +163,7 @@ func (e *Edge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer e.g.callers.enter(r, caller)()
 	r = r.WithContext(withPolicy(r.Context(), caller.Policy))
 	e.g.AwaitStartup(r.Context())
+	w = &unbufferedEvents{w: w}
 	if wantsJSONAnswer(r, m) {
 		w = &jsonAnswer{w: w}
 	}

@@ -1,0 +1,47 @@
+package gateway
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// The 2026-07-28 revision asks a server that opens an event stream to say
+// X-Accel-Buffering: no, so that a reverse proxy in front (nginx) passes
+// each event on as it comes instead of holding it in a buffer; a plain JSON
+// answer does not say it.
+func TestEventStreamsAskProxiesNotToBuffer(t *testing.T) {
+	tg := startGateway(t, Config{Upstreams: []*UpstreamConfig{httpUpstream("echo", serveHTTP(t, echoServer()).URL)}})
+	ts := serveEdge(t, tg, EdgeOptions{})
+
+	body := `{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true},` +
+		`"_meta":{"io.modelcontextprotocol/protocolVersion":"` + StatelessRevision + `","io.modelcontextprotocol/clientCapabilities":{}}}}`
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, ts.URL, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", StatelessRevision)
+	req.Header.Set("Mcp-Method", "subscriptions/listen")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/event-stream") {
+		t.Fatalf("a listen stream answered as %q", ct)
+	}
+	if v := resp.Header.Get("X-Accel-Buffering"); v != "no" {
+		t.Errorf("an event stream's X-Accel-Buffering is %q, want no", v)
+	}
+
+	answer, _ := postHeader(t, ts.URL, statelessCall(2, DiscoverToolsName), http.Header{
+		"Mcp-Protocol-Version": {StatelessRevision}, "Mcp-Method": {"tools/call"}, "Mcp-Name": {DiscoverToolsName}})
+	if ct := answer.Header.Get("Content-Type"); ct == "application/json" && answer.Header.Get("X-Accel-Buffering") != "" {
+		t.Errorf("a JSON answer says X-Accel-Buffering")
+	}
+}
