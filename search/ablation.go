@@ -69,6 +69,7 @@ var ablationParts = []ablationPart{
 	{"word rule", "passive-get", "weighing a passive \"get\" as nothing"},
 	{"word rule", "place", "weighing place words less in names"},
 	{"word rule", "describing-clauses-verb", "weighing the verb of a describing clause less"},
+	{"word rule", "open-state", `weighing "open" as an adjective less`},
 }
 
 // off holds the parts switchedOff names; nil in an ordinary build.

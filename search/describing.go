@@ -74,3 +74,52 @@ var clauseVerbRule = wordRule{
 	},
 	weight: clauseVerbWeight, nameWeight: 1, nameScale: 1,
 }
+
+// "Open" as an adjective: "my open deck", "the presentations I have open"
+// say which things (those that are open), not to open them, and as a main
+// word "open" ranks open_presentation over list_presentations. The open
+// state rule weighs such an "open" openStateWeight in tools' text and
+// openStateNameWeight more in the share of a tool's name the request
+// spells out. "Open" is an adjective after a determiner or possessive
+// ("the open page", "my open deck") or after "have" ("which decks do you
+// currently have open"); after a form of "be" ("is the store open on
+// Sundays") it may be what the request asks about, and is left alone.
+// The request's first word past the leading ones ("open the deck",
+// "please open ...") is the request's verb, never an adjective.
+// How it was chosen: docs/search.md, "The tuned values".
+const (
+	openStateWeight     = 0.5
+	openStateNameWeight = 0.2
+)
+
+// openStateRule weighs "open" as an adjective (see openState).
+var openStateRule = wordRule{
+	name: "open state",
+	pick: func(ix *Index, text string) func(string) bool {
+		if !openState(text) {
+			return nil
+		}
+		open := ix.stems.stem("open")
+		return func(stem string) bool { return stem == open }
+	},
+	weight: openStateWeight, nameWeight: openStateNameWeight, nameScale: 1,
+}
+
+// openState reports whether text uses "open" as an adjective (see
+// openStateRule).
+func openState(text string) bool {
+	for _, part := range clauseBreaks.Split(text, -1) {
+		words := Words(part)
+		for j := firstRequestWord(words) + 1; j < len(words); j++ {
+			if words[j] == "open" && beforeOpenState[words[j-1]] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// beforeOpenState are the words after which "open" is an adjective:
+// determiners, possessives and "have".
+var beforeOpenState = wordSet(`the my our your his her their its this that
+	these those an any all other every have has had ve`)

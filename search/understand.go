@@ -177,6 +177,7 @@ var wordRules = []*wordRule{
 	&passiveGetRule,
 	&placeRule,
 	&clauseVerbRule,
+	&openStateRule,
 }
 
 // parse reads a request's text, with its required words.

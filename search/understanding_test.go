@@ -867,6 +867,30 @@ func TestClauseVerbs(t *testing.T) {
 
 // "Open" that says a state matches tools named for opening much less:
 // "which presentations do I have open" lists them.
+func TestOpenState(t *testing.T) {
+	for in, want := range map[string]bool{
+		"Which presentations do you currently have open?":    true,
+		"Click the Sign In button on the open page.":         true,
+		"Save my open deck to /tmp/q3.pptx":                  true,
+		"Open the deck at /tmp/q3.pptx":                      false,
+		"Please open the presentation, then read slide 2":    false,
+		"Is the museum open on Sundays?":                     false,
+		"Open the file and save it, then open the other one": false,
+	} {
+		if got := openState(in); got != want {
+			t.Errorf("openState(%q) = %v, want %v", in, got, want)
+		}
+	}
+	docs := []Document{
+		{Name: "open_presentation", Description: "Open an existing PowerPoint presentation from a file."},
+		{Name: "list_presentations", Description: "List all loaded presentations."},
+	}
+	ix := NewIndex(docs)
+	wantFirst(t, ix, docs, "Which presentations do you currently have open?", 1)
+	wantFirst(t, ix, docs, "What presentations do I have open at the moment?", 1)
+	wantFirst(t, ix, docs, "Open the presentation at /decks/q3.pptx", 0)
+}
+
 // A converter named the other way round from the request does its
 // opposite.
 
