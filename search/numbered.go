@@ -17,8 +17,8 @@ import (
 // rectangle to slide 2" is about a slide that is there, unless the
 // request also speaks of the word without a number ("add a slide after
 // slide 3"). A number that begins a date ("meeting notes 2024-05-02")
-// names no item, nor does one a unit of time follows ("a reminder 30
-// minutes before").
+// names no item, nor does one a unit of time or a word of a period
+// follows ("a reminder 30 minutes before", "chart 2024 monthly revenue").
 // How it was chosen: docs/search.md, "The tuned values".
 const numberedPenalty = 0.4
 
@@ -78,8 +78,9 @@ func namedItems(text string, codes bool) []string {
 }
 
 // measuredBy reports whether the text after a number begins with a unit
-// of time: such a number measures ("a reminder 30 minutes before",
-// "running 10 minutes late") and names no item.
+// of time or a word of a period: such a number measures ("a reminder 30
+// minutes before", "running 10 minutes late") or dates ("2024 monthly
+// revenue", "2023 annual report") and names no item.
 func measuredBy(rest string) bool {
 	m := unitRE.FindStringSubmatch(rest)
 	return m != nil && unitWords[m[1]]
@@ -90,9 +91,10 @@ func measuredBy(rest string) bool {
 var unitRE = regexp.MustCompile(`^[\s-]*([a-z]+)\b`)
 
 // unitWords are the units of time, singular and plural, in full and as
-// abbreviated.
+// abbreviated, and the words of a period ("monthly", "annual").
 var unitWords = wordSet(`second seconds sec secs minute minutes min mins
-	hour hours hr hrs day days week weeks month months year years`)
+	hour hours hr hrs day days week weeks month months year years
+	hourly daily weekly monthly quarterly yearly annual`)
 
 // restOfDate matches what follows the first number of a date written with
 // dashes ("2024-05-02", "02-05-2024"): such a number dates a thing

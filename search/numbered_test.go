@@ -24,6 +24,7 @@ func TestNumberedItems(t *testing.T) {
 		"Remove slide 4-5 from pitch.pptx":               {"slide"},
 		"Set a reminder 30 minutes before the task":      nil,
 		"running 10 min late, tell room 5":               {"room"},
+		"Chart 2024 monthly revenue as bars":             nil,
 		"":                                               nil,
 	} {
 		if got := numberedItems(text); !slices.Equal(got, want) {
@@ -45,6 +46,17 @@ func TestSearchPrefersTheToolForOneNumberedItem(t *testing.T) {
 	wantFirst(t, ix, docs, "Show me Hacker News story 38812345", 1)
 	// Without a number, the words decide.
 	wantFirst(t, ix, docs, "Show me the top Hacker News stories", 0)
+}
+
+// A year before a word of a period ("2024 monthly revenue") says when,
+// not which chart: a tool that makes a new chart is no tool for another
+// form of chart number 2024.
+func TestAYearBeforeAPeriodNamesNoItem(t *testing.T) {
+	docs := []Document{
+		{Name: "generate_flow_diagram", Description: "Generate a flow diagram of steps and decisions, each step on a line.", ParamNames: "nodes edges"},
+		{Name: "generate_dual_axes_chart", Description: "Generate a dual axes chart: bars and a line over the same categories.", ParamNames: "categories series"},
+	}
+	wantFirst(t, NewIndex(docs), docs, "Chart 2024 monthly revenue as bars and profit margin as a line", 1)
 }
 
 func TestHasWord(t *testing.T) {
