@@ -14,7 +14,9 @@ import (
 // on") says which thing, and its verb is no request for a tool that does
 // it. The verb is the first word after the subject that is neither a stop
 // word nor an adverb. A subject among the words that lead the request
-// ("could you list …") begins no clause: its verb is the request's own.
+// ("could you list …") begins no clause: its verb is the request's own;
+// nor does one after a verb of thinking or saying ("does SQL Server think
+// we're missing any indexes", see thinkingWords).
 func clauseVerbs(text string, stems *stemCache) map[string]bool {
 	var out map[string]bool
 	for _, part := range clauseBreaks.Split(text, -1) {
@@ -32,7 +34,7 @@ func appendClauseVerbs(out map[string]bool, words []string, stems *stemCache) ma
 	first := firstRequestWord(words)
 	for j := 1; j < len(words); j++ {
 		prev := words[j-1]
-		if !clauseSubjects[words[j]] || isStopWord(prev) || askingWords[prev] || j-1 <= first {
+		if !clauseSubjects[words[j]] || isStopWord(prev) || askingWords[prev] || thinkingWords[prev] || j-1 <= first {
 			continue
 		}
 		for k := j + 1; k < len(words); k++ {
@@ -49,6 +51,14 @@ func appendClauseVerbs(out map[string]bool, words []string, stems *stemCache) ma
 	}
 	return out
 }
+
+// thinkingWords are verbs of thinking and saying: a subject after one
+// begins what is thought or said ("does SQL Server think we're missing
+// any indexes"), no clause that says which thing, and its verb stays the
+// request's own.
+var thinkingWords = wordSet(`think thinks thought know knows knew believe
+	believes guess suppose say says said mean means hope wonder feel feels
+	sure seem seems`)
 
 // clauseSubjects begin a contact clause after a noun; clauseAdverbs may
 // come between the subject and its verb, as may stop words and words in

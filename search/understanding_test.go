@@ -851,6 +851,7 @@ func TestClauseVerbs(t *testing.T) {
 		"I want to load a file":                                         nil,
 		"Could you list every VPN community?":                           nil,
 		"Would you delete the draft they sent?":                         {"sent"},
+		"Does SQL Server think we're missing any indexes?":              nil,
 	} {
 		got := slices.Sorted(maps.Keys(clauseVerbs(in, newStemCache())))
 		slices.Sort(want)
@@ -863,6 +864,12 @@ func TestClauseVerbs(t *testing.T) {
 		{Name: "get_presentation_info", Description: "Get information about a presentation."},
 	}
 	wantFirst(t, NewIndex(docs), docs, "Show me the details of the presentation I currently have open", 1)
+	// What a request asks whether someone thinks is the request's own.
+	docs = []Document{
+		{Name: "list_indexes", Description: "List the indexes in a SQL Server database schema.", ParamNames: "schema"},
+		{Name: "find_missing_indexes", Description: "Find the indexes SQL Server reports as missing.", ParamNames: "schema"},
+	}
+	wantFirst(t, NewIndex(docs), docs, "Does SQL Server think we're missing any indexes in the dbo schema?", 1)
 }
 
 // "Open" that says a state matches tools named for opening much less:
