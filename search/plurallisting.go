@@ -20,8 +20,21 @@ import (
 // several of them. A tool that searches (search_files, find_issues) is
 // named in the plural for what it finds, not for all of them, and a
 // request that searches ("find papers about diffusion models") asks for
-// the things that match: neither is a listing.
+// the things that match: neither is a listing. Nor is a tool whose name
+// says it takes several (read_multiple_files, batch_get_items: see
+// severalWords), named in the plural for what it is given.
 const pluralListingBonus = 0.15
+
+// takesSeveral reports whether a tool's name words say it takes several
+// things (see severalWords).
+func takesSeveral(nameWords []string) bool {
+	for _, w := range nameWords {
+		if severalWords[w] {
+			return true
+		}
+	}
+	return false
+}
 
 // searchingWords begin a request that searches for things rather than
 // asks about all of them.
@@ -59,7 +72,7 @@ func (s *pluralListingDocs) analyze(i int, _ *Document, a *docAnalysis) {
 		}
 		return
 	}
-	if len(a.nameWordList) > 0 && searchingWords[a.nameWordList[0]] {
+	if len(a.nameWordList) > 0 && searchingWords[a.nameWordList[0]] || takesSeveral(a.nameWordList) {
 		return
 	}
 	for _, w := range a.nameWordList {

@@ -119,3 +119,19 @@ func TestPluralNamedToolsList(t *testing.T) {
 		}
 	}
 }
+
+// A tool whose name says it takes several things is named in the plural
+// for what it is given, not for what it lists: "what files are in my
+// Downloads folder" lists the folder, not read_multiple_files.
+func TestPluralListingLeavesToolsThatTakeSeveralAlone(t *testing.T) {
+	// Tools of the filesystem MCP server, as published.
+	docs := []Document{
+		{Name: "read_multiple_files", Description: "Read the contents of multiple files simultaneously. Failed reads for individual files won't stop the entire operation.", ParamNames: "paths"},
+		{Name: "list_directory", Description: "Get a detailed listing of all files and directories in a specified path. Results clearly distinguish between files and directories with [FILE] and [DIR] prefixes.", ParamNames: "path"},
+	}
+	ix := NewIndex(docs)
+	if grown := movedBy(ix, docs, "What files are in my ~/Downloads folder?", "plural listing"); len(grown) != 0 {
+		t.Errorf("plural listing grows %q, want none", grown)
+	}
+	wantFirst(t, ix, docs, "What files are in my ~/Downloads folder?", 1)
+}
