@@ -56,7 +56,7 @@ var ablationParts = []ablationPart{
 	{"analysis", "brand-terms", "indexing camelCase brand words whole"},
 	{"analysis", "boilerplate", "leaving the words most domain descriptions share out of them"},
 	{"part reader", "locators", "reading paths, URLs and element ids"},
-	{"part reader", "files-handled-whole", "weighing the format of a file a request renames, moves, copies, deletes, uploads or downloads as its name"},
+	{"part reader", "files-handled-whole", "weighing the format of a file a request renames, moves, copies, deletes, uploads or downloads, or asks the existence, size or time of, as its name"},
 	{"part reader", "quoted", "reading quoted text"},
 	{"part reader", "identifiers", "reading identifiers (usp_GetOrders, getOrders) as names"},
 	{"part reader", "searched-for", "reading what a request searches for"},

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"regexp"
 	"strings"
 )
 
@@ -336,18 +337,24 @@ var fileFormats = map[string]string{
 // of that format (a Word tool, a zip tool). For such a request they weigh
 // as the file's name does (payloadWeight), and only the words for what a
 // path points at whatever its format (file, path, url) weigh as
-// locatorWeight.
+// locatorWeight. So does a request that asks whether a file exists, how
+// big it is or when it was modified ("Does /tmp/deck.pptx exist, and how
+// big is it?"): it asks about the file, not its content.
 
 // handlesWhole reports whether a request's verb handles files whole (see
-// wholeFileVerbs).
+// wholeFileVerbs), or it asks about a file as a file (see fileAsking).
 func handlesWhole(text string) bool {
 	if isOff("files-handled-whole") {
 		return false
 	}
 	words := Words(text)
 	i := firstRequestWord(words)
-	return i < len(words) && wholeFileVerbs[requestVerb(words, i)]
+	return i < len(words) && wholeFileVerbs[requestVerb(words, i)] || fileAsking.MatchString(text)
 }
+
+// fileAsking matches what a request asks of a file as a file: whether it
+// exists, how big it is, when it was modified.
+var fileAsking = regexp.MustCompile(`(?i)\bexists?\b|\bhow (?:big|large)\b|\b(?:last )?modified\b`)
 
 // wholeFileVerbs act on a file as a whole. Verbs that make or read its
 // content (write, save, open, convert) are not among them: "save the

@@ -920,6 +920,9 @@ func TestSearchHandlesAFileWhole(t *testing.T) {
 	for request, want := range map[string]string{
 		"Rename report_final.docx to report_2024.docx": "filesystem.move_file",
 		"Show me the text of report_final.docx":        "word-document-server.get_document_text",
+		// Whether a file exists, how big it is, when it was modified: the
+		// file as a file.
+		"When was /home/sam/report.docx last modified, and how big is it?": "filesystem.get_file_info",
 	} {
 		if hits, _ := ix.Search(Request{Text: request, Limit: 3}); len(hits) == 0 || names[hits[0].Doc] != want {
 			var got []string
@@ -927,6 +930,18 @@ func TestSearchHandlesAFileWhole(t *testing.T) {
 				got = append(got, names[h.Doc])
 			}
 			t.Errorf("%q ranks %v first, want %s", request, got, want)
+		}
+	}
+	for text, want := range map[string]bool{
+		"Rename report_final.docx to report_2024.docx":  true,
+		"Does /tmp/deck.pptx exist, and how big is it?": true,
+		"How large is budget.xlsx?":                     true,
+		"When was notes.txt last modified?":             true,
+		"Show me the text of report_final.docx":         false,
+		"Add a slide to deck.pptx":                      false,
+	} {
+		if got := handlesWhole(text); got != want {
+			t.Errorf("handlesWhole(%q) = %v, want %v", text, got, want)
 		}
 	}
 	if others, formats := splitFormats("file word document docx"); others != "file" || formats != "word document docx" {
