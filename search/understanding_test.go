@@ -504,6 +504,15 @@ func TestSynonymsMatchDiscounted(t *testing.T) {
 		{Name: "search_and_replace", Description: "Search for text in a document and replace it."},
 	}
 	wantFirst(t, NewIndex(edits), edits, "swap every Acme Corp for Acme Inc", 1)
+	// To combine files is to merge them.
+	if !slices.Contains(synonymsByStem[stems.stem("combine")], stems.stem("merge")) {
+		t.Errorf("combine is no synonym of merge: %v", synonymsByStem[stems.stem("combine")])
+	}
+	pdfs := []Document{
+		{Name: "pdf_splitter", Description: "Split a PDF file into one PDF file for each range of pages."},
+		{Name: "pdf_merger", Description: "Merge PDF files."},
+	}
+	wantFirst(t, NewIndex(pdfs), pdfs, "Combine chapter1.pdf and chapter2.pdf", 1)
 	// The word itself outranks its synonym.
 	hits, _ = ix.Search(Request{Text: "picture", Limit: 4})
 	if len(hits) != 2 || hits[0].Doc != 1 || hits[1].Doc != 2 {
