@@ -170,10 +170,18 @@ func (s secretValues) redactor() *redactor {
 // secrets go first: a secret that is a whole URL is found as it was
 // configured, before RedactURL rewrites its query.
 func (r *redactor) text(s string) string {
+	return urlInText.ReplaceAllStringFunc(r.scrubSecrets(s), RedactURL)
+}
+
+// scrubSecrets is s with every secret value r knows replaced by REDACTED,
+// and its URLs otherwise as they are: for text a user is to follow (an
+// upstream's URL elicitation), whose URL's query RedactURL would break,
+// but which must not hand the caller the gateway's own credentials.
+func (r *redactor) scrubSecrets(s string) string {
 	for _, secret := range r.secrets {
 		s = strings.ReplaceAll(s, secret, Redacted)
 	}
-	return urlInText.ReplaceAllStringFunc(s, RedactURL)
+	return s
 }
 
 // err is err with its message redacted (nil stays nil). errors.Is and
