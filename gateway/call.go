@@ -17,8 +17,10 @@ import (
 // client's progress token honoured (the upstream call gets a token of its
 // own, mapped back); with the client's _meta passed on; with the
 // upstream's questions carried to the client and its answers back (see
-// mrtr.go); and cancelled when the client cancels.
-func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, t *Tool, arguments json.RawMessage) (*mcp.CallToolResult, error) {
+// mrtr.go), and an upstream's URL elicitation required (-32042) asked
+// of a client of the stateless revision as a question too
+// (urlelicitation.go); and cancelled when the client cancels.
+func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, t *Tool, arguments json.RawMessage) (res *mcp.CallToolResult, err error) {
 	u, relay, err := g.upstreamFor(req, t.Domain)
 	if err != nil {
 		return nil, err
@@ -44,11 +46,23 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, t *Too
 	params := &mcp.CallToolParams{Meta: forwardedMeta(req.Params.Meta), Name: t.UpstreamName, Arguments: arguments}
 	x := g.exchange(req, declaredCapabilities(req.Params.Meta, req.ClientCapabilities), req.ProtocolVersion(), "tools/call", t.Domain.Name, t.UpstreamName, arguments)
 	round, err := x.prepare(u, &params.Meta, req.Params.RequestState)
-	switch {
-	case err != nil:
+	if err != nil {
 		return nil, err
+	}
+	answers, err := x.urlRetry(round, req.Params.InputResponses)
+	if err != nil {
+		return nil, err
+	}
+	// However the call goes (held or not), the upstream's -32042 is asked
+	// of a stateless caller as a question.
+	defer func() {
+		res, err = urlAnswer(x, round, u.redact.forCall(ctx).scrubSecrets, res, err, func(reqs mcp.InputRequestMap, state string) *mcp.CallToolResult {
+			return &mcp.CallToolResult{InputRequests: reqs, RequestState: state}
+		})
+	}()
+	switch {
 	case round.Pending != "":
-		return g.resumeHeldCall(ctx, x, round.Pending, req.Params.InputResponses)
+		return g.resumeHeldCall(ctx, x, round.Pending, answers)
 	case g.holdsCalls(x, t.Domain):
 		return g.startHeldCall(ctx, x, t, params)
 	}
@@ -62,7 +76,7 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, t *Too
 		params.Meta["progressToken"] = req.Params.GetProgressToken()
 	}
 	rounds := 0
-	res, err := follow(ctx, x, req.Params.InputResponses, round.Upstream, func(answers mcp.InputResponseMap, state string) (*mcp.CallToolResult, error) {
+	res, err = follow(ctx, x, answers, round.Upstream, func(answers mcp.InputResponseMap, state string) (*mcp.CallToolResult, error) {
 		if rounds++; rounds > 1 {
 			// The gateway asked the caller and retries with its answers:
 			// a reload meanwhile may have replaced the domain's connection

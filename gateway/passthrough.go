@@ -371,9 +371,13 @@ func (v *view) readResource(ctx context.Context, req *mcp.ReadResourceRequest) (
 	if err != nil {
 		return nil, err
 	}
+	answers, err := x.urlRetry(round, req.Params.InputResponses)
+	if err != nil {
+		return nil, err
+	}
 	ctx = v.g.callContext(ctx, req.Extra, v.g.current().byName[domain])
 	rounds := 0
-	res, err := follow(ctx, x, req.Params.InputResponses, round.Upstream, func(answers mcp.InputResponseMap, state string) (*mcp.ReadResourceResult, error) {
+	res, err := follow(ctx, x, answers, round.Upstream, func(answers mcp.InputResponseMap, state string) (*mcp.ReadResourceResult, error) {
 		if rounds++; rounds > 1 {
 			// The retry with the caller's answers goes as a new read
 			// would, after any reload meanwhile (see callTool).
@@ -391,6 +395,9 @@ func (v *view) readResource(ctx context.Context, req *mcp.ReadResourceRequest) (
 	if res != nil {
 		res.Meta = withoutReservedMeta(res.Meta)
 	}
+	res, err = urlAnswer(x, round, u.redact.forCall(ctx).scrubSecrets, res, err, func(reqs mcp.InputRequestMap, state string) *mcp.ReadResourceResult {
+		return &mcp.ReadResourceResult{InputRequests: reqs, RequestState: state}
+	})
 	return res, upstreamAnswer(err)
 }
 
@@ -461,9 +468,13 @@ func (v *view) passthroughPrompt(name string) mcp.PromptHandler {
 		if err != nil {
 			return nil, err
 		}
+		answers, err := x.urlRetry(round, req.Params.InputResponses)
+		if err != nil {
+			return nil, err
+		}
 		ctx = v.g.callContext(ctx, req.Extra, v.g.current().byName[route.domain])
 		rounds := 0
-		res, err := follow(ctx, x, req.Params.InputResponses, round.Upstream, func(answers mcp.InputResponseMap, state string) (*mcp.GetPromptResult, error) {
+		res, err := follow(ctx, x, answers, round.Upstream, func(answers mcp.InputResponseMap, state string) (*mcp.GetPromptResult, error) {
 			if rounds++; rounds > 1 {
 				// The retry with the caller's answers goes as a new request
 				// would, after any reload meanwhile (see callTool).
@@ -481,6 +492,9 @@ func (v *view) passthroughPrompt(name string) mcp.PromptHandler {
 		if res != nil {
 			res.Meta = withoutReservedMeta(res.Meta)
 		}
+		res, err = urlAnswer(x, round, u.redact.forCall(ctx).scrubSecrets, res, err, func(reqs mcp.InputRequestMap, state string) *mcp.GetPromptResult {
+			return &mcp.GetPromptResult{InputRequests: reqs, RequestState: state}
+		})
 		return res, upstreamAnswer(err)
 	}
 }

@@ -43,7 +43,12 @@ type roundState struct {
 	Upstream string `json:"u,omitempty"` // the upstream's own requestState
 	Pending  string `json:"p,omitempty"` // a call held open by this instance
 	Args     string `json:"a,omitempty"` // the request's arguments' digest, "" for none (argumentsDigest)
-	Expires  int64  `json:"x"`           // Unix seconds
+	// URLs marks a round of URL elicitations the gateway asked for an
+	// upstream's -32042 (urlelicitation.go): how many, answered under
+	// urlQuestionID(1..URLs); Rounds counts such rounds of the request.
+	URLs    int   `json:"e,omitempty"`
+	Rounds  int   `json:"r,omitempty"`
+	Expires int64 `json:"x"` // Unix seconds
 }
 
 // errBadState refuses a retry whose request state does not hold.
