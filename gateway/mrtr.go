@@ -26,7 +26,11 @@ import (
 //     the upstream itself with the answers, round after round;
 //   - an upstream of an earlier revision asks with requests of its own; for
 //     a client of the stateless revision, a client's own upstream session
-//     (session per_client) turns them into input_required (pending.go).
+//     (session per_client) turns them into input_required (pending.go);
+//   - an upstream of an earlier revision that answers with URL elicitation
+//     required (-32042), which the stateless revision forbids, has its
+//     pages asked of a client of that revision as input_required
+//     (urlelicitation.go).
 
 // refusal is an error the gateway itself answers a request with while
 // carrying questions (a request state it refuses, a capability the caller
