@@ -56,7 +56,7 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, t *Too
 	// However the call goes (held or not), the upstream's -32042 is asked
 	// of a stateless caller as a question.
 	defer func() {
-		res, err = urlAnswer(x, round, u.redact.forCall(ctx).scrubSecrets, res, err, func(reqs mcp.InputRequestMap, state string) *mcp.CallToolResult {
+		res, err = urlAnswer(ctx, x, round, u.redact, res, err, func(reqs mcp.InputRequestMap, state string) *mcp.CallToolResult {
 			return &mcp.CallToolResult{InputRequests: reqs, RequestState: state}
 		})
 	}()

@@ -395,7 +395,7 @@ func (v *view) readResource(ctx context.Context, req *mcp.ReadResourceRequest) (
 	if res != nil {
 		res.Meta = withoutReservedMeta(res.Meta)
 	}
-	res, err = urlAnswer(x, round, u.redact.forCall(ctx).scrubSecrets, res, err, func(reqs mcp.InputRequestMap, state string) *mcp.ReadResourceResult {
+	res, err = urlAnswer(ctx, x, round, u.redact, res, err, func(reqs mcp.InputRequestMap, state string) *mcp.ReadResourceResult {
 		return &mcp.ReadResourceResult{InputRequests: reqs, RequestState: state}
 	})
 	return res, upstreamAnswer(err)
@@ -492,7 +492,7 @@ func (v *view) passthroughPrompt(name string) mcp.PromptHandler {
 		if res != nil {
 			res.Meta = withoutReservedMeta(res.Meta)
 		}
-		res, err = urlAnswer(x, round, u.redact.forCall(ctx).scrubSecrets, res, err, func(reqs mcp.InputRequestMap, state string) *mcp.GetPromptResult {
+		res, err = urlAnswer(ctx, x, round, u.redact, res, err, func(reqs mcp.InputRequestMap, state string) *mcp.GetPromptResult {
 			return &mcp.GetPromptResult{InputRequests: reqs, RequestState: state}
 		})
 		return res, upstreamAnswer(err)

@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -65,14 +66,14 @@ func urlRequired(err error) *jsonrpc.Error {
 // an upstream's -32042 becomes the result ask makes (of the request's
 // kind) with its questions and sealed state, or a refusal (see
 // urlQuestions). prev is the content of the state the request came with
-// (zero for none); scrub removes the connection's secrets from the text
-// the caller gets.
-func urlAnswer[R any](x *inputExchange, prev roundState, scrub func(string) string, res R, err error, ask func(mcp.InputRequestMap, string) R) (R, error) {
+// (zero for none); the connection's secrets (redact's, with those of the
+// call in ctx) are scrubbed from the text the caller gets.
+func urlAnswer[R any](ctx context.Context, x *inputExchange, prev roundState, redact *redactor, res R, err error, ask func(mcp.InputRequestMap, string) R) (R, error) {
 	wire := urlRequired(err)
 	if wire == nil || !x.stateless {
 		return res, err
 	}
-	reqs, state, err := x.urlQuestions(wire, prev, scrub)
+	reqs, state, err := x.urlQuestions(wire, prev, redact.forCall(ctx).scrubSecrets)
 	if err != nil {
 		var zero R
 		return zero, err
