@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 )
@@ -198,7 +199,13 @@ func (r *redactor) err(err error) error {
 		answer := *wire
 		answer.Message = r.text(wire.Message)
 		answer.Data = nil
-		if data := r.text(string(wire.Data)); json.Valid([]byte(data)) {
+		redactData := r.text
+		if wire.Code == mcp.CodeURLElicitationRequired {
+			// The pages its user is to open: their URLs must work, query
+			// and all, but never hand over the connection's secrets.
+			redactData = r.scrubSecrets
+		}
+		if data := redactData(string(wire.Data)); json.Valid([]byte(data)) {
 			answer.Data = json.RawMessage(data)
 		}
 		red.answer = &answer

@@ -413,6 +413,9 @@ func TestURLElicitationReachesEarlierClientAsBefore(t *testing.T) {
 			switch {
 			case mode == ModePassthrough && (!errors.As(err, &wire) || wire.Code != mcp.CodeURLElicitationRequired):
 				t.Errorf("the call: %v, %v; want error -32042", res, err)
+			case mode == ModePassthrough && !strings.Contains(string(wire.Data), consentURL):
+				// The page must open as the upstream gave it, query and all.
+				t.Errorf("the -32042's data %s lost the page's URL %s", wire.Data, consentURL)
 			case mode == ModeMeta && (err != nil || !res.IsError || res.Meta[ErrorMetaKey] != string(ErrUpstream) || !strings.Contains(text(res), "URL elicitation required")):
 				t.Errorf("the call: %v, %v; want execute_tool's upstream error", res, err)
 			}
