@@ -73,13 +73,15 @@ func startGateway(t *testing.T, cfg Config) *testGateway {
 }
 
 // startGatewayWith is startGateway with options (access rules, ...); the
-// client it connects is served the first rule's view.
+// client it connects is served the first rule's view. The upstream
+// connections log where the gateway does (opts.Logger, else the test's
+// log).
 func startGatewayWith(t *testing.T, cfg Config, opts Options) *testGateway {
 	t.Helper()
-	logger := zaptest.NewLogger(t)
 	if opts.Logger == nil {
-		opts.Logger = logger
+		opts.Logger = zaptest.NewLogger(t)
 	}
+	logger := opts.Logger
 	ups := make([]*Upstream, len(cfg.Upstreams))
 	for i, u := range cfg.Upstreams {
 		ups[i] = NewUpstream(u.Connection, UpstreamOptions{Logger: logger.Named(u.Name), Discovery: true})

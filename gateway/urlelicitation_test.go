@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -98,35 +97,17 @@ func (c *consentUpstream) server() *mcp.Server {
 }
 
 // startLoggedGateway is startGateway with every log line of the gateway
-// and its upstream connections going to core.
+// and its upstream connections going to core; its upstreams must speak a
+// revision earlier than the stateless one.
 func startLoggedGateway(t *testing.T, cfg Config, core zapcore.Core) *testGateway {
 	t.Helper()
-	logger := zap.New(core)
-	ups := make([]*Upstream, len(cfg.Upstreams))
-	for i, u := range cfg.Upstreams {
-		ups[i] = NewUpstream(u.Connection, UpstreamOptions{Logger: logger.Named(u.Name), Discovery: true})
-	}
-	g, err := New(cfg, ups, Options{Logger: logger})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		g.Close()
-		for _, u := range ups {
-			u.Close()
-		}
-	})
-	select {
-	case <-g.Started():
-	case <-time.After(20 * time.Second):
-		t.Fatal("upstreams did not start within 20s")
-	}
-	for _, u := range ups {
+	tg := startGatewayWith(t, cfg, Options{Logger: zap.New(core)})
+	for _, u := range tg.upstreamsOf() {
 		if v := u.ProtocolVersion(); v == "" || v >= StatelessRevision {
 			t.Fatalf("the upstream speaks %q; want an earlier revision than %s", v, StatelessRevision)
 		}
 	}
-	return &testGateway{Gateway: g}
+	return tg
 }
 
 // Client capabilities a 2026-07-28 request declares.
