@@ -28,12 +28,12 @@ func (u *unbufferedEvents) Write(b []byte) (int, error) {
 	return u.w.Write(b)
 }
 
-// Flush flushes what lies underneath, the headers first.
+// Flush flushes what lies underneath, the headers first, through
+// http.ResponseController: the writer underneath may flush only through
+// its own Unwrap (Caddy's does).
 func (u *unbufferedEvents) Flush() {
 	u.decide()
-	if f, ok := u.w.(http.Flusher); ok {
-		f.Flush()
-	}
+	_ = http.NewResponseController(u.w).Flush()
 }
 
 // Unwrap lets http.ResponseController reach what lies underneath.
