@@ -36,6 +36,20 @@ func newConnection(t *testing.T, cfg Config) *Upstream {
 	return u
 }
 
+// reloadOntoNewConnection reloads tg onto cfg with a new connection to
+// its upstream, closes old as the pool does once no config uses it, and
+// returns the new connection once it is ready.
+func reloadOntoNewConnection(t *testing.T, tg *testGateway, cfg Config, old *Upstream) *Upstream {
+	t.Helper()
+	next := newConnection(t, cfg)
+	if err := tg.Update(cfg, []*Upstream{next}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	old.Close()
+	waitFor(t, "the new connection", func() bool { return next.Status().State == StateReady })
+	return next
+}
+
 // heldAnswerClient connects a client to tg that answers an elicitation
 // with the name Grace: asked is closed when it is asked, and it answers
 // once the test closes answer.

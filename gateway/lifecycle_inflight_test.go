@@ -237,13 +237,7 @@ func reloadBetweenRounds(t *testing.T, session, reload string) {
 		}
 		return
 	}
-	cfg := config("new")
-	next := newConnection(t, cfg)
-	if err := tg.Update(cfg, []*Upstream{next}, Options{}); err != nil {
-		t.Fatal(err)
-	}
-	old.Close() // as the pool does once no config uses it
-	waitFor(t, "the new connection", func() bool { return next.Status().State == StateReady })
+	reloadOntoNewConnection(t, tg, config("new"), old)
 	close(answer)
 	o := <-done
 	if o.err != nil || text(o.res) != "hello Grace" {
@@ -325,13 +319,7 @@ func TestReloadBetweenRoundsOfPromptsAndReads(t *testing.T) {
 					}
 					want = map[string]string{"prompt": "unknown prompt", "resource": "not found"}[kind]
 				} else {
-					cfg := config("new")
-					next := newConnection(t, cfg)
-					if err := tg.Update(cfg, []*Upstream{next}, Options{}); err != nil {
-						t.Fatal(err)
-					}
-					old.Close() // as the pool does once no config uses it
-					waitFor(t, "the new connection", func() bool { return next.Status().State == StateReady })
+					reloadOntoNewConnection(t, tg, config("new"), old)
 				}
 				close(answer)
 				if got := <-done; !strings.Contains(strings.ToLower(got), strings.ToLower(want)) {

@@ -9,6 +9,23 @@ import (
 	"time"
 )
 
+// listenRequest is a 2026-07-28 subscriptions/listen request to url for
+// tool list changes, living as long as ctx.
+func listenRequest(t *testing.T, ctx context.Context, url string) *http.Request {
+	t.Helper()
+	body := `{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true},` +
+		`"_meta":{"io.modelcontextprotocol/protocolVersion":"` + StatelessRevision + `","io.modelcontextprotocol/clientCapabilities":{}}}}`
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", StatelessRevision)
+	req.Header.Set("Mcp-Method", "subscriptions/listen")
+	return req
+}
+
 // The 2026-07-28 revision asks a server that opens an event stream to say
 // X-Accel-Buffering: no, so that a reverse proxy in front (nginx) passes
 // each event on as it comes instead of holding it in a buffer; a plain JSON
@@ -17,18 +34,9 @@ func TestEventStreamsAskProxiesNotToBuffer(t *testing.T) {
 	tg := startGateway(t, Config{Upstreams: []*UpstreamConfig{httpUpstream("echo", serveHTTP(t, echoServer()).URL)}})
 	ts := serveEdge(t, tg, EdgeOptions{})
 
-	body := `{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true},` +
-		`"_meta":{"io.modelcontextprotocol/protocolVersion":"` + StatelessRevision + `","io.modelcontextprotocol/clientCapabilities":{}}}}`
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, ts.URL, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Mcp-Protocol-Version", StatelessRevision)
-	req.Header.Set("Mcp-Method", "subscriptions/listen")
+	req := listenRequest(t, ctx, ts.URL)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -70,18 +78,9 @@ func TestEventStreamsFlushBehindAnUnwrappingWriter(t *testing.T) {
 	}
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { e.ServeHTTP(unwrapOnlyWriter{w}, r) }))
 	t.Cleanup(ts.Close)
-	body := `{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true},` +
-		`"_meta":{"io.modelcontextprotocol/protocolVersion":"` + StatelessRevision + `","io.modelcontextprotocol/clientCapabilities":{}}}}`
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, ts.URL, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Mcp-Protocol-Version", StatelessRevision)
-	req.Header.Set("Mcp-Method", "subscriptions/listen")
+	req := listenRequest(t, ctx, ts.URL)
 	client := &http.Client{Transport: &http.Transport{ResponseHeaderTimeout: 5 * time.Second}}
 	resp, err := client.Do(req)
 	if err != nil {
